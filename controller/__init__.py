@@ -1,0 +1,1 @@
+"""The rules and the table: sans-I/O, apart from the journal file."""

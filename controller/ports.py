@@ -1,0 +1,189 @@
+"""What the controller accepts from devices (events) and what it asks of them (commands).
+
+Device threads only ever build these immutable values and put them on the controller's
+queue; the one controller thread applies them. Events are named in the past tense, commands
+in the imperative. Drivers and simulators import this module; it imports nothing of theirs.
+
+An event that a device will resend until it is acknowledged carries the device's sequence
+number in ``seq``; the controller journals it, then calls the driver's ``acknowledge``.
+Events with ``seq=None`` come from devices that have no acknowledgement (an RDM6300 reader,
+a GPIO pin).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from controller.cards import Card
+
+
+class Fault(StrEnum):
+    """Named problems a device or its line can report. Each becomes a `DeviceFault` event."""
+
+    BAD_CRC = "bad-crc"  # a frame whose CRC-16 does not match
+    BAD_CHECKSUM = "bad-checksum"  # an RDM6300 frame whose XOR checksum does not match
+    MALFORMED = "malformed"  # a frame whose length or fields do not fit its type
+    OVERSIZE = "oversize"  # a frame or declared length over the protocol's maximum
+    UNKNOWN_MESSAGE = "unknown-message"  # a message type this controller does not know
+    BAD_CARD = "bad-card"  # a card code that is not a card
+    UNSUPPORTED_VERSION = "unsupported-version"  # a HELLO with a protocol we do not speak
+    SEQUENCE_GAP = "sequence-gap"  # the device skipped sequence numbers: events were lost
+    UNKNOWN_TAG = "unknown-tag"  # an RFID tag that is not in the enrolled deck
+
+
+class ConsoleButton(StrEnum):
+    """The dealer's console buttons (and their twins on the touch console)."""
+
+    NO_MORE_BETS = "no_more_bets"
+    NEXT = "next"
+    DOUBLE = "double"
+    SPLIT = "split"
+    INSURANCE_CLOSED = "insurance_closed"
+    EVEN_MONEY = "even_money"
+    VOID_HAND = "void_hand"
+    SUPERVISOR = "supervisor"
+
+
+class Lamp(StrEnum):
+    """The table's signal lamps."""
+
+    BETTING_OPEN = "betting_open"
+    INSURANCE_OPEN = "insurance_open"
+    DEALER_ACTION = "dealer_action"
+    HOLD = "hold"  # red: a violation holds the table until a supervisor clears it
+
+
+class LampPattern(StrEnum):
+    OFF = "off"
+    STEADY = "steady"
+    BLINK = "blink"  # about 1 Hz
+    PULSE = "pulse"  # smooth fade (PWM lamps); plain lamps blink instead
+    FLASH = "flash"  # fast, for alarms
+
+
+# --- events -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """Something that happened at the table. ``source`` names the device (config name)."""
+
+    source: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeviceHello(Event):
+    """A device introduced itself (on connect and after every reconnect or reboot)."""
+
+    device_kind: str
+    serial_number: str
+    firmware: str
+    protocol_version: int
+    boot_id: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardDrawn(Event):
+    """A card left the shoe. ``device_ms`` is the device's own clock, when it has one."""
+
+    card: Card
+    seq: int | None = None
+    device_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShoeStatusChanged(Event):
+    cut_card_seen: bool
+    shoe_empty: bool
+    door_open: bool
+    gate_locked: bool
+    seq: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChipsSensed(Event):
+    """A chip reader measured the value of the chips on a spot, in chip units."""
+
+    spot: str
+    total: int
+    seq: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SpotOccupied(Event):
+    """Chips were placed on a spot (``box3``, ``box3.p2``, ``insurance3``, ``double3``...)."""
+
+    spot: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SpotCleared(Event):
+    spot: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ButtonPressed(Event):
+    """A console button was pressed; ``held`` is True for a long press."""
+
+    button: ConsoleButton
+    held: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeviceLost(Event):
+    """A device stopped answering (cable pulled, port gone, heartbeat overdue)."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeviceRestored(Event):
+    """A lost device is back."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeviceFault(Event):
+    """A device or its line sent something wrong; nothing recorded is lost by it."""
+
+    fault: Fault
+    detail: str = field(default="")
+
+
+# --- commands -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """Something the controller asks a device to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class LockShoe(Command):
+    """Lock the shoe's gate: no card can be drawn."""
+
+
+@dataclass(frozen=True, slots=True)
+class UnlockShoe(Command):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class SetLamp(Command):
+    lamp: Lamp
+    pattern: LampPattern
+
+
+@dataclass(frozen=True, slots=True)
+class ShowButtonPosition(Command):
+    """Light the poker dealer-button position display at ``seat`` (None: all off)."""
+
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ShowLimits(Command):
+    """Show the table's minimum and maximum wager on the limit sign (rule 11.5)."""
+
+    minimum: int
+    maximum: int

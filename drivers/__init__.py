@@ -1,0 +1,1 @@
+"""Everything that touches an OS device: serial ports, USB, GPIO."""

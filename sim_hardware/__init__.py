@@ -1,0 +1,1 @@
+"""Simulated devices that speak the real wire protocol over real byte transports."""
