@@ -1,0 +1,67 @@
+"""Opening a byte line to a device by URL, the pymodbus way.
+
+Everything goes through ``serial.serial_for_url(url, exclusive=True)``, so a table config
+can name ``/dev/ttyUSB0``, ``/dev/serial/by-id/usb-FTDI_...``, a pseudo-terminal of the
+simulator, ``socket://127.0.0.1:9000``, ``loop://`` or ``spy:///dev/ttyUSB0`` (which
+hex-dumps the traffic for an engineer) without the driver knowing which.
+
+On USB serial adapters we ask for low-latency mode: FTDI chips hold received bytes for
+their latency timer (16 ms by default) before sending them up the USB bus, which would
+dominate the time from a card leaving the shoe to the controller seeing it.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+
+import serial
+
+from drivers.errors import DeviceError, DeviceNotFound
+
+log = logging.getLogger(__name__)
+
+
+def open_transport(
+    url: str, *, baudrate: int = 115200, timeout: float | None = 0.05
+) -> serial.SerialBase:
+    """Open ``url`` exclusively. Raises `DeviceNotFound` or `DeviceError`, never pyserial's."""
+    try:
+        port = serial.serial_for_url(url, baudrate=baudrate, timeout=timeout, exclusive=True)
+    except serial.SerialException as exc:
+        if exc.errno == errno.ENOENT or (
+            "://" not in url and not os.path.exists(url)
+        ):
+            raise DeviceNotFound(f"no device at {url}: {exc}") from exc
+        raise DeviceError(f"cannot open {url}: {exc}") from exc
+    except (OSError, ValueError) as exc:
+        raise DeviceError(f"cannot open {url}: {exc}") from exc
+    _ask_low_latency(port, url)
+    return port
+
+
+def is_usb_serial(path: str) -> bool:
+    """True when ``path`` (or the link it is) is a tty on a USB bus, per sysfs."""
+    name = os.path.basename(os.path.realpath(path))
+    device = f"/sys/class/tty/{name}/device"
+    return os.path.exists(device) and "/usb" in os.path.realpath(device)
+
+
+def _ask_low_latency(port: serial.SerialBase, url: str) -> None:
+    setter = getattr(port, "set_low_latency_mode", None)
+    if setter is None or "://" in url:
+        return  # sockets, loop:// and friends have no latency timer
+    if not is_usb_serial(url):
+        log.debug("%s is not a USB serial adapter; low-latency mode not needed", url)
+        return
+    try:
+        setter(True)
+    except (ValueError, OSError) as exc:
+        log.warning(
+            "%s: cannot set low-latency mode (%s); reads may lag by the adapter's "
+            "latency timer (16 ms on FTDI). Try: setserial %s low_latency",
+            url,
+            exc,
+            url,
+        )
