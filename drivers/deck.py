@@ -1,0 +1,153 @@
+"""Deck enrolment: which RFID tag is sewn into which playing card.
+
+A deck file is UTF-8 text, one card per line::
+
+    # Deck 1 of the blackjack shoe, table BJ3 (enrolled 2026-11-29 with rfid-monitor)
+    0F002A3B5C  As
+    0F002A3B5D  Td      # a comment may follow a card too
+
+- ``#`` starts a comment, to the end of the line; blank lines are ignored;
+- a line is a tag id, white space, and a card in `controller.cards.Card.parse` text
+  (``As``, ``Td``, ``10d``, ``7c``);
+- a tag id is 1 to 32 letters or digits, compared without regard to case. Write it the way
+  your reader reports it: an RDM6300 reports 10 hex digits (``0F002A3B5C``), a USB keyboard
+  reader usually types the last four bytes in decimal (``0002767708``). ``tablectl
+  rfid-monitor`` prints what your reader reports.
+
+A file is refused with a `ConfigError` naming the file and line when a line does not
+parse, a tag appears twice, or a card appears twice: one file is one deck, and a deck with
+a duplicate card is a defective deck (Division 13 definitions: "duplicates"). A deck with
+fewer than 52 cards is loaded (a practice deck, a reader test) unless
+``require_complete=True``; then a wrong count is refused too. A multi-deck shoe combines
+several files with `DeckEnrolment.combine`, which refuses a tag enrolled in two decks.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+
+from controller.cards import DECK, Card, CardError
+from controller.errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+_TAG = re.compile(r"[0-9A-Za-z]{1,32}")
+
+
+def normalise_tag(tag: str) -> str:
+    """The form tags are compared in: surrounding space removed, upper case."""
+    return tag.strip().upper()
+
+
+@dataclass(frozen=True, slots=True)
+class Enrolment:
+    """One enrolled card: its tag, and where it was enrolled (``file:line``)."""
+
+    tag: str
+    card: Card
+    origin: str
+
+
+class DeckEnrolment:
+    """Tag ids to cards. Immutable once built; look up with `card_for`."""
+
+    def __init__(self, enrolments: Iterable[Enrolment], *, name: str = "deck") -> None:
+        by_tag: dict[str, Enrolment] = {}
+        for entry in enrolments:
+            tag = normalise_tag(entry.tag)
+            earlier = by_tag.get(tag)
+            if earlier is not None:
+                raise ConfigError(
+                    f"{entry.origin}: tag {tag} is already enrolled as {earlier.card} "
+                    f"at {earlier.origin}; every card needs its own tag"
+                )
+            by_tag[tag] = Enrolment(tag, entry.card, entry.origin)
+        self.name = name
+        self._by_tag: Mapping[str, Enrolment] = MappingProxyType(by_tag)
+
+    def card_for(self, tag: str) -> Card | None:
+        """The card enrolled under ``tag``, or None for a tag not in this deck."""
+        entry = self._by_tag.get(normalise_tag(tag))
+        return None if entry is None else entry.card
+
+    def enrolment(self, tag: str) -> Enrolment | None:
+        return self._by_tag.get(normalise_tag(tag))
+
+    def __contains__(self, tag: object) -> bool:
+        return isinstance(tag, str) and normalise_tag(tag) in self._by_tag
+
+    def __len__(self) -> int:
+        return len(self._by_tag)
+
+    def __iter__(self) -> Iterator[Enrolment]:
+        return iter(self._by_tag.values())
+
+    def missing_cards(self) -> list[Card]:
+        """Cards of a 52-card deck that no tag names (for a single-deck enrolment)."""
+        have = {entry.card for entry in self._by_tag.values()}
+        return [card for card in DECK if card not in have]
+
+    @staticmethod
+    def combine(*decks: DeckEnrolment, name: str = "shoe") -> DeckEnrolment:
+        """One enrolment for a multi-deck shoe. A tag in two decks is a `ConfigError`."""
+        return DeckEnrolment((entry for deck in decks for entry in deck), name=name)
+
+    def __repr__(self) -> str:
+        return f"<DeckEnrolment {self.name}: {len(self)} tags>"
+
+
+def parse_deck(lines: Iterable[str], *, source: str = "<deck>") -> DeckEnrolment:
+    """Parse deck-file lines (see the module docstring). ``source`` names the file."""
+    entries: list[Enrolment] = []
+    card_origin: dict[Card, str] = {}
+    for number, line in enumerate(lines, start=1):
+        where = f"{source}:{number}"
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        fields = text.split()
+        if len(fields) != 2:
+            raise ConfigError(
+                f"{where}: expected 'TAGID CARD' (e.g. '0F002A3B5C As'), got {text!r}"
+            )
+        tag, card_text = fields
+        if not _TAG.fullmatch(tag):
+            raise ConfigError(f"{where}: tag id {tag!r} must be 1 to 32 letters or digits")
+        try:
+            card = Card.parse(card_text)
+        except CardError as exc:
+            raise ConfigError(f"{where}: {exc}") from exc
+        if card in card_origin:
+            raise ConfigError(
+                f"{where}: card {card} is already enrolled at {card_origin[card]}; "
+                "a deck with a duplicate card is defective (Division 13 definitions)"
+            )
+        card_origin[card] = where
+        entries.append(Enrolment(tag, card, where))
+    return DeckEnrolment(entries, name=source)
+
+
+def load_deck(path: str | Path, *, require_complete: bool = False) -> DeckEnrolment:
+    """Load a deck file. Raises `ConfigError` naming the file (and line) when it is wrong."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read deck file: {exc}") from exc
+    deck = parse_deck(text.splitlines(), source=str(path))
+    missing = deck.missing_cards()
+    if missing:
+        names = " ".join(str(card) for card in missing)
+        if require_complete:
+            raise ConfigError(
+                f"{path}: deck has {len(deck)} cards, not 52 (defective deck, Division 13 "
+                f"definitions: wrong count); missing {names}"
+            )
+        log.warning("%s: deck has %d cards; missing %s", path, len(deck), names)
+    log.info("%s: %d tags enrolled", path, len(deck))
+    return deck
