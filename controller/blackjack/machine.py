@@ -1,0 +1,475 @@
+"""The New Zealand no-hole-card blackjack round as a strict `transitions` Machine.
+
+The states make the round's order visible (the diagram in docs/blackjack-machine.md is
+generated from `STATES` and `TRANSITIONS`)::
+
+    round_over -> betting -> no_more_bets -> initial_deal -> [insurance] -> boxes_acting
+      -> dealer_second -> [insurance_settlement] -> [dealer_drawing] -> settlement
+      -> round_over                      and from any of them -> hold -> back, or void
+
+`BlackjackTable.handle` is the single entry for the controller's event loop: it takes a
+`controller.ports.Event` and returns commands (gate, lamps) and frozen records (payouts
+due, violations...). The rules API (`can_double`, `verify_double`, `double`, ...) lives in
+`controller.blackjack.actions`. A card always goes somewhere: a card that arrives when the
+rules allow none is recorded as a `Violation`, the shoe gate locks and the table holds
+until `supervisor_clear` (DESIGN "Runtime model": the controller cannot undo physics).
+
+Few triggers per round (about eight) and no copies on the card path: the simulator plays
+a million rounds through this class.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from transitions import Machine
+
+from controller.blackjack.actions import RulesActions, parse_spot
+from controller.blackjack.hand import Box
+from controller.blackjack.records import HoldDecision, Output, Refused, RemovalConfirmed, Violation
+from controller.blackjack.rules import Variants
+from controller.blackjack.settlement import Kind, Outcome, Payout
+from controller.blackjack.shoe import ShuffleTracker
+from controller.cards import ACE, Card
+from controller.errors import IllegalAction
+from controller.ports import (
+    ButtonPressed,
+    CardDrawn,
+    ChipsSensed,
+    ConsoleButton,
+    Event,
+    Lamp,
+    LampPattern,
+    LockShoe,
+    SetLamp,
+    ShoeStatusChanged,
+    SpotCleared,
+    SpotOccupied,
+    UnlockShoe,
+)
+
+__all__ = ["STATES", "TRANSITIONS", "BlackjackTable"]
+
+log = logging.getLogger(__name__)
+
+STATES = [
+    "round_over",
+    "betting",
+    "no_more_bets",
+    "initial_deal",
+    "insurance",
+    "boxes_acting",
+    "dealer_second",
+    "insurance_settlement",
+    "dealer_drawing",
+    "settlement",
+    "hold",
+]
+_LIVE = [s for s in STATES if s != "hold"]
+
+TRANSITIONS: list[dict[str, Any]] = [
+    {"trigger": "open_betting", "source": "round_over", "dest": "betting"},
+    {"trigger": "close_bets", "source": "betting", "dest": "no_more_bets"},
+    {"trigger": "start_deal", "source": "no_more_bets", "dest": "initial_deal"},
+    {"trigger": "open_insurance", "source": "initial_deal", "dest": "insurance"},
+    {"trigger": "start_play", "source": ["initial_deal", "insurance"], "dest": "boxes_acting"},
+    {"trigger": "await_dealer_card", "source": "boxes_acting", "dest": "dealer_second"},
+    {"trigger": "collect_insurance", "source": "dealer_second", "dest": "insurance_settlement"},
+    {
+        "trigger": "dealer_draws",
+        "source": ["dealer_second", "insurance_settlement"],
+        "dest": "dealer_drawing",
+    },
+    {
+        "trigger": "settle",
+        "source": ["dealer_second", "insurance_settlement", "dealer_drawing"],
+        "dest": "settlement",
+    },
+    {"trigger": "end_round", "source": "settlement", "dest": "round_over"},
+    {"trigger": "raise_hold", "source": _LIVE, "dest": "hold"},
+    {"trigger": "void_round", "source": "hold", "dest": "settlement"},
+    *({"trigger": f"resume_{s}", "source": "hold", "dest": s} for s in _LIVE),
+]
+
+# States in which no card may leave the shoe, and the rule a card there breaks.
+_NO_CARD = {
+    "round_over": ("4.2", "a card before betting opened: the round has not started"),
+    "betting": ("4.2", "a card before NO MORE BETS: wagers were still open"),
+    "insurance": ("9.2", "a card while insurance was open: close insurance first"),
+    "insurance_settlement": ("9.5", "a card before the losing insurance was collected"),
+    "settlement": ("4.1", "a card after the dealer's hand was complete"),
+    "hold": ("HOLD", "a card while the table was on hold"),
+}
+_GATE_OPEN = {"no_more_bets", "initial_deal", "boxes_acting", "dealer_second", "dealer_drawing"}
+_LAMPS = {
+    "betting": {Lamp.BETTING_OPEN: LampPattern.STEADY},
+    "insurance": {Lamp.INSURANCE_OPEN: LampPattern.STEADY},
+    "insurance_settlement": {
+        Lamp.INSURANCE_OPEN: LampPattern.BLINK,
+        Lamp.DEALER_ACTION: LampPattern.STEADY,
+    },
+    "settlement": {Lamp.DEALER_ACTION: LampPattern.STEADY},
+    "round_over": {Lamp.DEALER_ACTION: LampPattern.BLINK},
+    "hold": {Lamp.HOLD: LampPattern.FLASH},
+}
+_ALL_OFF = dict.fromkeys(Lamp, LampPattern.OFF)
+
+
+class BlackjackTable(RulesActions):
+    """One blackjack table's round, driven by device events. Not thread-safe by design:
+    only the controller thread touches it (DESIGN "Runtime model")."""
+
+    state: str
+
+    def __init__(self, variants: Variants | None = None) -> None:
+        super().__init__(variants or Variants())
+        Machine(
+            model=self,
+            states=STATES,
+            transitions=TRANSITIONS,
+            initial="round_over",
+            auto_transitions=False,
+            ignore_invalid_triggers=False,
+            model_override=False,
+        )
+        self.shuffle = ShuffleTracker()
+        self._lamps: dict[Lamp, LampPattern] = {}
+        self._cleared_insurance: set[tuple[int, int]] = set()
+        self._gate_locked: bool | None = None
+        self._sync()
+
+    # --- the event loop's entry ---------------------------------------------------------
+
+    def handle(self, event: Event) -> list[Output]:
+        """Apply one device event; return the commands and records it produced."""
+        kind = type(event)
+        if kind is CardDrawn:
+            self.card_drawn(event.card)  # type: ignore[attr-defined]
+        elif kind is ButtonPressed:
+            self.press(event.button)  # type: ignore[attr-defined]
+        elif kind is SpotOccupied:
+            self.spot_changed(event.spot, True, None)  # type: ignore[attr-defined]
+        elif kind is SpotCleared:
+            self.spot_changed(event.spot, False, None)  # type: ignore[attr-defined]
+        elif kind is ChipsSensed:
+            self.spot_changed(event.spot, True, event.total)  # type: ignore[attr-defined]
+        elif kind is ShoeStatusChanged and event.cut_card_seen:  # type: ignore[attr-defined]
+            self.cutting_card_out()
+        return self.take_outputs()
+
+    def take_outputs(self) -> list[Output]:
+        """The commands and records produced since the last call (direct API users)."""
+        self._sync()
+        out, self._out = self._out, []
+        return out
+
+    def _sync(self) -> None:
+        """Emit the gate and lamp commands that differ from what the devices were told."""
+        state = self.state
+        locked = state not in _GATE_OPEN or self._removal is not None
+        if locked is not self._gate_locked:
+            self._gate_locked = locked
+            self._out.append(LockShoe() if locked else UnlockShoe())
+        want = _LAMPS.get(state, _ALL_OFF)
+        if self._removal is not None:
+            want = {Lamp.DEALER_ACTION: LampPattern.STEADY}
+        lamps = self._lamps
+        for lamp in Lamp:
+            pattern = want.get(lamp, LampPattern.OFF)
+            if lamps.get(lamp) is not pattern:
+                lamps[lamp] = pattern
+                self._out.append(SetLamp(lamp, pattern))
+
+    @property
+    def awaiting_removal(self) -> bool:
+        """A blackjack paid at once still has its cards on the layout (10.1, 10.3b)."""
+        return self._removal is not None
+
+    def shoe_shuffled(self) -> None:
+        """The dealer shuffled the shoe (7.1b, in the middle of closing bets)."""
+        self.shuffle.shuffled()
+
+    # --- cards ----------------------------------------------------------------------------
+
+    def card_drawn(self, card: Card) -> None:
+        """Route a card that left the shoe to the hand the dealing order says (or HOLD)."""
+        self.shuffle.cards_this_round += 1
+        state = self.state
+        if state == "boxes_acting":
+            if self._removal is not None:
+                rule = "10.3(b)" if self.dealer.cards[0].rank == ACE else "10.1"
+                self._violate(rule, "a card before the blackjack's cards were removed", card)
+                return
+            hand = self._current
+            if hand is None:  # pragma: no cover - boxes_acting always has a current hand
+                self._violate("4.1", "a card with no hand to receive it", card)
+                return
+            hand.add(card)
+            if hand.hard > 21 or hand.doubled or (hand.split_aces and len(hand.cards) == 2):
+                hand.done = True
+            self._advance()
+        elif state == "initial_deal":
+            self._deal_initial(card)
+        elif state == "dealer_second" or state == "dealer_drawing":
+            self.dealer.add(card)
+            self._after_dealer_card()
+        elif state == "no_more_bets":
+            self.start_deal()
+            self._deal_initial(card)
+        else:
+            rule, message = _NO_CARD[state]
+            if state == "round_over" and self.shuffle.due:
+                rule, message = "7.1", f"a card before the shuffle due under {self.shuffle.due}"
+            self._violate(rule, message, card)
+
+    def _deal_initial(self, card: Card) -> None:
+        """Rule: one card to each box left to right, the dealer's first, then the seconds."""
+        target = self._deal_order[self._deal_pos]
+        self._deal_pos += 1
+        if target is None:
+            self.dealer.add(card)
+        else:
+            target.hands[0].add(card)
+        if self._deal_pos == len(self._deal_order):
+            if self.dealer.cards[0].rank == ACE:
+                self.open_insurance()
+            else:
+                self._begin_play()
+
+    def _begin_play(self) -> None:
+        self.start_play()
+        self._box_index = 0
+        self._hand_index = 0
+        self._advance()
+
+    def _advance(self) -> None:
+        """Find the next hand that needs the dealer or a card, paying 10.1 blackjacks on
+        the way; when none is left, wait for the dealer's second card."""
+        boxes = self._boxes_in_play
+        up = self.dealer.cards[0].rank
+        while self._box_index < len(boxes):
+            box = boxes[self._box_index]
+            hands = box.hands
+            while self._hand_index < len(hands):
+                hand = hands[self._hand_index]
+                if not hand.done:
+                    if len(hand.cards) < 2:
+                        self._current = hand
+                        return
+                    if hand.blackjack:
+                        hand.done = True
+                        if up != ACE and up < 10:
+                            self._pay_at_once(box, Outcome.BLACKJACK, "10.1")
+                            self._current = hand
+                            return
+                        continue  # 10.2: held until the dealer's hand is complete
+                    if hand.hard >= 21 or hand.total == 21 or hand.split_aces:
+                        hand.done = True
+                    else:
+                        self._current = hand
+                        return
+                self._hand_index += 1
+            self._box_index += 1
+            self._hand_index = 0
+        self._current = None
+        self.await_dealer_card()
+
+    def _pay_at_once(self, box: Box, outcome: Outcome, rule: str) -> None:
+        """Pay a blackjack now (3:2 under 10.1, 1:1 under 10.3a); cards must be removed."""
+        for person, stake in box.stakes.items():
+            won = stake if outcome is Outcome.EVEN_MONEY else self._bj_win(stake)
+            self._record_payout(
+                Payout(box.number, 1, person, Kind.WAGER, outcome, stake, stake, won, 0, rule, True)
+            )
+        box.settled_at_once = True
+        self._removal = (box, rule)
+
+    def confirm_removal(self) -> RemovalConfirmed:
+        """The paid blackjack's cards are in the discard rack (10.1 / 10.3b)."""
+        if self._removal is None:
+            self._refuse("10.1", "no blackjack is waiting to be removed")
+        box, rule = self._removal
+        self._removal = None
+        record = RemovalConfirmed(box.number, rule)
+        self._out.append(record)
+        if self.state == "boxes_acting":
+            self._hand_index += 1
+            self._advance()
+        return record
+
+    def _after_dealer_card(self) -> None:
+        """After the dealer's second card: collect losing insurance first (9.5)."""
+        dealer = self.dealer
+        if self.state == "dealer_second" and not dealer.blackjack and self._losing_insurance():
+            self.collect_insurance()
+            return
+        self._dealer_next()
+
+    def _dealer_next(self) -> None:
+        dealer = self.dealer
+        total = dealer.total
+        if total > 17 or (total == 17 and not (self.variants.dealer_hits_soft_17 and dealer.soft)):
+            self._settle()
+        elif self.state != "dealer_drawing":
+            self.dealer_draws()
+
+    def insurance_collected(self, box: Box) -> None:
+        """Every losing insurance wager on ``box`` is off the layout (9.5)."""
+        for person, amount in box.insurance.items():
+            if person not in box.insurance_collected:
+                box.insurance_collected.add(person)
+                self._record_payout(
+                    Payout(box.number, 0, person, Kind.INSURANCE, Outcome.LOSE,
+                           amount, 0, 0, amount, "9.5", True)
+                )  # fmt: skip
+        if self.state == "insurance_settlement" and not self._losing_insurance():
+            self._dealer_next()
+
+    # --- holds ----------------------------------------------------------------------------
+
+    def _violate(self, rule: str, message: str, card: Card | None = None) -> None:
+        """Record the violation, lock the gate and hold the table (DESIGN Runtime model)."""
+        violation = Violation(rule, message, self.state, None if card is None else str(card))
+        log.warning("HOLD: rule %s: %s (card %s)", rule, message, violation.card)
+        self.violations.append(violation)
+        self._out.append(violation)
+        if card is not None:
+            self._held_cards.append(card)
+        if self.state != "hold":
+            self._held_from = self.state
+            self.raise_hold()
+
+    def _resume_with_cards(self, decision: HoldDecision) -> None:
+        """Go back where the table was and let the held cards stand (KEEP_CARD)."""
+        cards, self._held_cards = self._held_cards, []
+        getattr(self, f"resume_{self._held_from}")()
+        for card in cards:
+            state = self.state
+            self.shuffle.cards_this_round -= 1  # counted when it first arrived
+            if state == "betting":
+                self._close_bets_now()
+            elif state == "insurance":
+                self._close_insurance()
+            elif state == "insurance_settlement":
+                for box in self._boxes_in_play:
+                    self.insurance_collected(box)
+            elif state == "boxes_acting" and self._removal is not None:
+                self.confirm_removal()
+            if self.state in _GATE_OPEN and self._removal is None:
+                self.card_drawn(card)
+            else:
+                log.info("kept card %s belongs to no hand (decision %s)", card, decision)
+                self.shuffle.cards_this_round += 1
+
+    # --- console and layout ---------------------------------------------------------------
+
+    def press(self, button: ConsoleButton) -> None:
+        """A console button. A refused press changes nothing and returns a `Refused`."""
+        try:
+            self._press(button)
+        except IllegalAction as exc:
+            self._out.append(Refused(exc.rule, exc.reason))
+
+    def _press(self, button: ConsoleButton) -> None:
+        state = self.state
+        if button is ConsoleButton.NEXT:
+            if self._removal is not None and not self.variants.discard_rack_reader:
+                self.confirm_removal()
+            elif state == "boxes_acting":
+                box = self.current_box
+                self.stand(0 if box is None else box.number)
+            elif state == "insurance":
+                self._close_insurance()
+            elif state == "settlement":
+                self._end_round()
+            elif state == "round_over":
+                self._new_round()
+            else:
+                self._refuse("4.1", f"NEXT has nothing to do in {state}")
+        elif button is ConsoleButton.DOUBLE or button is ConsoleButton.SPLIT:
+            box = self.current_box
+            number = 0 if box is None else box.number
+            if button is ConsoleButton.DOUBLE:
+                self.double(number)
+            else:
+                self.split(number)
+        elif button is ConsoleButton.NO_MORE_BETS:
+            self.no_more_bets()
+        elif button is ConsoleButton.INSURANCE_CLOSED:
+            if state == "insurance":
+                self._close_insurance()
+            elif state != "insurance_settlement":
+                self._refuse("9.5", "no insurance is open or waiting to be collected")
+            elif self.variants.insurance_sensors:
+                self._refuse("9.5", "the insurance sensors say when insurance is collected")
+            else:
+                for box in self._boxes_in_play:
+                    self.insurance_collected(box)
+        elif button is ConsoleButton.EVEN_MONEY:
+            chosen = self._next_even_money()
+            if chosen is None:
+                self._refuse("10.3", "no blackjack against a dealer ace awaits even money")
+            self.even_money(*chosen)
+        elif button is ConsoleButton.VOID_HAND:
+            if state in ("round_over", "betting", "settlement", "hold"):
+                self._refuse("9.6", f"no hand to void in {state}")
+            self._violate("9.6", "the dealer asked to void the hand: a supervisor decides")
+        elif button is ConsoleButton.SUPERVISOR:
+            self._refuse("HOLD", "a supervisor clears a hold by name and decision (PIN)")
+
+    def spot_changed(self, spot: str, occupied: bool, total: int | None) -> None:
+        """A bet, insurance or discard-rack sensor changed (``total`` from chip readers)."""
+        parsed = parse_spot(spot)
+        if spot == "discard":
+            if occupied and self._removal is not None and self.variants.discard_rack_reader:
+                self.confirm_removal()
+            return
+        if parsed is None:
+            log.info("ignored sensor %s", spot)
+            return
+        kind, number, person = parsed
+        if not 1 <= number <= len(self.boxes):
+            return
+        box = self.boxes[number - 1]
+        state = self.state
+        try:
+            if kind == "box":
+                amount = (total if total is not None else self.variants.units_per_spot) * (occupied)
+                if state == "betting":
+                    self.place_wager(number, person, amount)
+                elif (
+                    state in _WAGERS_FROZEN
+                    and amount != box.stakes.get(person, 0)
+                    and not (occupied and total is None and person in box.stakes)
+                ):
+                    self._violate("4.2", f"wager on {spot} changed after the first card")
+            elif kind == "insurance":
+                if state == "insurance":
+                    if occupied:
+                        stake = box.stakes.get(person, 0)
+                        self.insure(number, person, stake // 2 if total is None else total)
+                    else:
+                        self._withdraw_insurance(box, person)
+                elif state == "insurance_settlement" and not occupied:
+                    if person in box.insurance:
+                        self.insurance_collected_by(box, person)
+                elif occupied and state in _WAGERS_FROZEN:
+                    self._violate("9.2", f"insurance on {spot} placed after further cards")
+        except IllegalAction as exc:
+            self._out.append(Refused(exc.rule, exc.reason))
+
+    def insurance_collected_by(self, box: Box, person: int) -> None:
+        """One insurance spot read clear; the round goes on when all losers are off (9.5)."""
+        pending = {p for p in box.insurance if p not in box.insurance_collected}
+        if pending == {person}:
+            self.insurance_collected(box)
+        else:
+            self._cleared_insurance.add((box.number, person))
+            if all((box.number, p) in self._cleared_insurance for p in pending):
+                self.insurance_collected(box)
+
+
+_WAGERS_FROZEN = frozenset(
+    {"no_more_bets", "initial_deal", "insurance", "boxes_acting", "dealer_second"}
+)

@@ -1,0 +1,84 @@
+"""The casino's blackjack variants: one frozen config object, defaults from DESIGN.md.
+
+The Gazette rules (9.2-10.3, 4.1-4.2, 7.1) are fixed; what a casino may choose is here.
+Every field's default is the one in DESIGN.md ("Configurable per casino"), drawn from the
+New Zealand casinos' own player guides (shared/rules/surrounding-rules.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from controller.errors import ConfigError
+
+__all__ = ["DealerBlackjackTakes", "DoubleOn", "Variants"]
+
+
+class DoubleOn(StrEnum):
+    """Which two-card hands may be doubled."""
+
+    ANY_TWO_NO_ACE = "any_two_no_ace"  # any two cards without an ace (NZ player guides)
+    ANY_TWO = "any_two"
+    NINE_TO_ELEVEN = "nine_to_eleven"  # hard 9, 10 or 11 only
+
+
+class DealerBlackjackTakes(StrEnum):
+    """What a dealer blackjack takes from a box that doubled or split (no hole card).
+
+    - ORIGINAL_ONLY: only the original wager; every extra wager is returned (NZ default).
+    - EVERYTHING: every wager on every hand of the box.
+    - BUSTED_PLUS_ONE: every wager on hands that already busted, plus one original wager
+      from the hands still standing; the rest is returned.
+    """
+
+    ORIGINAL_ONLY = "original_only"
+    EVERYTHING = "everything"
+    BUSTED_PLUS_ONE = "busted_plus_one"
+
+
+@dataclass(frozen=True, slots=True)
+class Variants:
+    """A table's blackjack variants. Frozen: a table changes rules only between sessions.
+
+    ``units_per_spot`` is the wager counted for an occupied box spot on a table without
+    chip readers. Its default is 2 chip units so that half of it (the largest insurance,
+    rule 9.3a) is still payable in chips (9.3b), and a blackjack's 3 to 2 is whole.
+    """
+
+    decks: int = 6
+    cutting_cards: int = 1
+    cut_card_from_end: int = 78  # cards behind the cutting card (1.5 decks of 6)
+    boxes: int = 7
+    people_per_box: int = 3
+    dealer_hits_soft_17: bool = False
+    double_on: DoubleOn = DoubleOn.ANY_TWO_NO_ACE
+    double_after_split: bool = False
+    max_split_hands: int = 3
+    must_draw_to: int = 11
+    dealer_blackjack_takes: DealerBlackjackTakes = DealerBlackjackTakes.ORIGINAL_ONLY
+    insurance_sensors: bool = True
+    discard_rack_reader: bool = False
+    chip_readers: bool = False
+    units_per_spot: int = 2
+    smallest_chip: int = 1
+
+    def __post_init__(self) -> None:
+        checks = (
+            (4 <= self.decks <= 8, "decks", "4 to 8 decks (rule 3.1)"),
+            (self.cutting_cards in (1, 2), "cutting_cards", "one or two cutting cards"),
+            (
+                0 < self.cut_card_from_end < self.decks * 52,
+                "cut_card_from_end",
+                "inside the shoe",
+            ),
+            (1 <= self.boxes <= 7, "boxes", "1 to 7 boxes"),
+            (1 <= self.people_per_box <= 3, "people_per_box", "1 to 3 people per box"),
+            (2 <= self.max_split_hands <= 4, "max_split_hands", "2 to 4 hands"),
+            (0 <= self.must_draw_to <= 20, "must_draw_to", "0 to 20"),
+            (self.units_per_spot >= 1, "units_per_spot", "at least 1"),
+            (self.smallest_chip >= 1, "smallest_chip", "at least 1"),
+        )
+        for ok, key, expected in checks:
+            if not ok:
+                raise ConfigError(f"blackjack variant {key}={getattr(self, key)!r}: {expected}")

@@ -1,0 +1,181 @@
+"""Play complete rounds through the real machine with a basic-strategy player.
+
+`simulate` deals from a seeded `Shoe`, feeds every card and console press to
+`BlackjackTable.handle` exactly as the event loop would, and reports the player's return
+per initial unit. Used by ``tablectl simulate blackjack`` and by bench/blackjack.py.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from controller.blackjack.machine import BlackjackTable
+from controller.blackjack.records import ShuffleDue
+from controller.blackjack.rules import Variants
+from controller.blackjack.settlement import Kind
+from controller.blackjack.shoe import Shoe
+from controller.blackjack.strategy import Action, basic_strategy_table, decide
+from controller.cards import ACE, DECK
+from controller.errors import RuleError
+from controller.ports import ButtonPressed, CardDrawn, ConsoleButton, ShoeStatusChanged
+
+__all__ = ["SimulationError", "SimulationResult", "simulate"]
+
+STAKE = 2  # chip units per box and round: 3 to 2 on a blackjack stays whole
+
+
+class SimulationError(RuleError, RuntimeError):
+    """The simulated round did something the machine refused: a bug, never expected."""
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationResult:
+    rounds: int
+    boxes: int
+    decks: int
+    seed: int
+    hands: int  # box-rounds played (rounds x boxes)
+    mean_return: float  # player's return per initial unit (negative: house advantage)
+    stderr: float
+    seconds: float
+    outcomes: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def house_edge(self) -> float:
+        return -self.mean_return
+
+    @property
+    def rounds_per_second(self) -> float:
+        return self.rounds / self.seconds if self.seconds > 0 else 0.0
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "game": "blackjack",
+            "rounds": self.rounds,
+            "boxes": self.boxes,
+            "decks": self.decks,
+            "seed": self.seed,
+            "hands": self.hands,
+            "player_return": self.mean_return,
+            "house_edge": self.house_edge,
+            "stderr": self.stderr,
+            "seconds": self.seconds,
+            "rounds_per_second": self.rounds_per_second,
+            "outcomes": dict(sorted(self.outcomes.items())),
+        }
+
+    def report(self) -> str:
+        lines = [
+            f"blackjack: {self.rounds} rounds x {self.boxes} box(es), {self.decks} decks, "
+            f"seed {self.seed}",
+            f"player return per initial unit: {self.mean_return * 100:+.3f}% "
+            f"± {self.stderr * 100:.3f}% (1 s.e.)",
+            f"house edge: {self.house_edge * 100:.3f}%",
+            f"{self.rounds_per_second:,.0f} rounds per second ({self.seconds:.2f} s)",
+            "outcomes (per hand): "
+            + ", ".join(f"{k} {v}" for k, v in sorted(self.outcomes.items())),
+        ]
+        return "\n".join(lines)
+
+
+def simulate(
+    rounds: int,
+    seed: int,
+    decks: int = 6,
+    boxes: int = 1,
+    variants: Variants | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> SimulationResult:
+    """Play ``rounds`` complete rounds on ``boxes`` boxes, one basic-strategy player each."""
+    v = variants or Variants(decks=decks, cut_card_from_end=min(78, decks * 13))
+    table = BlackjackTable(v)
+    shoe = Shoe(v.decks, random.Random(seed), v.cut_card_from_end)
+    strategy = basic_strategy_table(v.dealer_blackjack_takes)
+    drawn = {card: CardDrawn(source="sim-shoe", card=card) for card in DECK}
+    press = {b: ButtonPressed(source="sim-console", button=b) for b in ConsoleButton}
+    cut = ShoeStatusChanged(
+        source="sim-shoe", cut_card_seen=True, shoe_empty=False, door_open=False, gate_locked=False
+    )
+    handle = table.handle
+    next_ = press[ConsoleButton.NEXT]
+    outcomes: Counter[str] = Counter()
+    total = total_sq = 0.0
+    cut_reported = False
+
+    def draw() -> None:
+        nonlocal cut_reported
+        if shoe.cut_card_out and not cut_reported:
+            cut_reported = True
+            due = any(type(o) is ShuffleDue for o in handle(cut))
+            if due and table.shuffle.due == "7.1(b)":
+                shoe.shuffle()
+                table.shoe_shuffled()
+                cut_reported = False
+        handle(drawn[shoe.draw()])
+
+    started = clock()
+    handle(next_)  # play starts with a shuffle (7.1a): the shoe is fresh
+    for _ in range(rounds):
+        for number in range(1, boxes + 1):
+            table.place_wager(number, 1, STAKE)
+        handle(press[ConsoleButton.NO_MORE_BETS])
+        while True:
+            state = table.state
+            if state == "boxes_acting":
+                hand = table.current_hand
+                if table.awaiting_removal or hand is None:
+                    handle(next_)
+                    continue
+                cards = hand.cards
+                if len(cards) < 2:
+                    draw()
+                    continue
+                box = table.current_box.number  # type: ignore[union-attr]
+                up = table.dealer.cards[0].rank
+                up = 11 if up == ACE else min(up, 10)
+                pair = 0
+                if cards[0].rank == cards[1].rank and table.can_split(box):
+                    pair = 11 if cards[0].rank == ACE else min(cards[0].rank, 10)
+                action = decide(strategy, hand.hard, hand.soft, pair, up)
+                if action is Action.SPLIT:
+                    handle(press[ConsoleButton.SPLIT])
+                elif action is Action.DOUBLE and table.can_double(box):
+                    handle(press[ConsoleButton.DOUBLE])
+                    draw()
+                elif action is Action.STAND and table.can_stand(box):
+                    handle(next_)
+                else:
+                    draw()
+            elif state == "settlement":
+                break
+            elif state == "insurance":
+                handle(next_)  # basic strategy never insures
+            elif state == "hold" or state == "insurance_settlement":
+                raise SimulationError(f"simulated round went to {state}: {table.violations}")
+            else:
+                draw()
+        per_box = dict.fromkeys(range(1, boxes + 1), 0)
+        for payout in table.payouts:
+            if payout.kind is Kind.WAGER:
+                outcomes[payout.outcome.value] += 1
+            per_box[payout.box] += payout.won - payout.lost
+        for net in per_box.values():
+            r = net / STAKE
+            total += r
+            total_sq += r * r
+        handle(next_)  # end of round (7.1c decided here)
+        if table.shuffle.due:
+            shoe.shuffle()
+            cut_reported = False
+        handle(next_)  # betting opens
+    seconds = clock() - started
+    n = rounds * boxes
+    mean = total / n if n else 0.0
+    var = (total_sq / n - mean * mean) if n else 0.0
+    stderr = math.sqrt(max(var, 0.0) / n) if n else 0.0
+    return SimulationResult(rounds, boxes, v.decks, seed, n, mean, stderr, seconds, dict(outcomes))
