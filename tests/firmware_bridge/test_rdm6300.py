@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -28,6 +30,12 @@ def tags(items: list[TagFrame | FrameProblem]) -> list[str]:
 
 def problems(items: list[TagFrame | FrameProblem]) -> list[ProblemKind]:
     return [item.kind for item in items if isinstance(item, FrameProblem)]
+
+
+def test_docs_worked_example_is_the_frame_the_code_makes() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "rfid.md").read_text()
+    block = doc.split("<!-- rdm6300-example -->", 1)[1].split("```")[1]
+    assert bytes.fromhex(block) == EXAMPLE_FRAME == encode(EXAMPLE_TAG)
 
 
 def test_worked_example_encodes_to_the_documented_bytes() -> None:
