@@ -213,7 +213,7 @@ class TableIO:
             if watch.settle_at is None:
                 watch.burst_start = now
             watch.settle_at = now + watch.debounce_s
-            self._cond.notify()
+            self._cond.notify_all()
 
     def _settle_loop(self) -> None:
         with self._cond:
@@ -228,6 +228,7 @@ class TableIO:
                 deadlines = [w.settle_at for w in self._watches if w.settle_at is not None]
                 deadlines += [w.hold_at for w in self._watches if w.hold_at is not None]
                 timeout = max(0.0, min(deadlines) - self._clock()) if deadlines else None
+                self._cond.notify_all()  # wakes wait_quiet()
                 self._cond.wait(timeout)
 
     def _settled(self, watch: _Watch) -> None:
@@ -254,6 +255,16 @@ class TableIO:
             watch.held_sent = True
             watch.on_hold()
 
+    def wait_quiet(self, timeout: float) -> bool:
+        """Wait until no input is settling (every burst so far has been decided and its
+        event, if any, is on the queue). False on timeout. Pending long-press timers do not
+        count: a button held down is quiet."""
+        with self._cond:
+            return self._cond.wait_for(
+                lambda: self._stopping or all(w.settle_at is None for w in self._watches),
+                timeout,
+            )
+
     def _put(self, event: Event) -> None:
         log.debug("event %r", event)
         self._events.put(event)
@@ -279,7 +290,7 @@ class TableIO:
         self._closed = True
         with self._cond:
             self._stopping = True
-            self._cond.notify()
+            self._cond.notify_all()
         if self._thread is not None:
             self._thread.join(timeout=5.0)
         for watch in self._watches:

@@ -218,7 +218,13 @@ def parse_pinmap(text: str, *, source: str = "<config>") -> PinMap:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         line = _line_of_decode_error(str(exc))
-        raise PinMapError(f"not valid TOML: {exc}", line=line, source=source) from exc
+        hint = ""
+        for number, raw in enumerate(text.splitlines(), start=1):
+            if _DOTTED.match(raw):  # box3.p2 = 6 makes a table box3 that clashes with box3
+                hint = ' (a spot name with a dot must be quoted: "box3.p2" = 6)'
+                line = number
+                break
+        raise PinMapError(f"not valid TOML: {exc}{hint}", line=line, source=source) from exc
     return _Parser(doc, _Locator(text), source).parse()
 
 
@@ -228,6 +234,7 @@ _HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
 _KEY = re.compile(
     r"^\s*((?:\"[^\"]*\"|'[^']*'|[A-Za-z0-9_-]+)(?:\s*\.\s*(?:\"[^\"]*\"|'[^']*'|[A-Za-z0-9_-]+))*)\s*="
 )
+_DOTTED = re.compile(r"^\s*(box|insurance)\d+\.p\d+\s*=")
 _PART = re.compile(r"\"([^\"]*)\"|'([^']*)'|([A-Za-z0-9_-]+)")
 
 
