@@ -148,6 +148,7 @@ class DeviceFault(Event):
 
     fault: Fault
     detail: str = field(default="")
+    seq: int | None = None  # set when the faulty message holds a place in the sequence
 
 
 # --- commands -----------------------------------------------------------------------------

@@ -30,9 +30,7 @@ def open_transport(
     try:
         port = serial.serial_for_url(url, baudrate=baudrate, timeout=timeout, exclusive=True)
     except serial.SerialException as exc:
-        if exc.errno == errno.ENOENT or (
-            "://" not in url and not os.path.exists(url)
-        ):
+        if exc.errno == errno.ENOENT or ("://" not in url and not os.path.exists(url)):
             raise DeviceNotFound(f"no device at {url}: {exc}") from exc
         raise DeviceError(f"cannot open {url}: {exc}") from exc
     except (OSError, ValueError) as exc:

@@ -13,7 +13,8 @@ def no_leaked_threads() -> Iterator[None]:
     before = set(threading.enumerate())
     yield
     leaked = [
-        t for t in threading.enumerate()
+        t
+        for t in threading.enumerate()
         if t not in before and t.is_alive() and not t.name.startswith(("pydevd", "asyncio"))
     ]
     for thread in leaked:

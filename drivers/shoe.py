@@ -1,0 +1,281 @@
+"""The serial shoe driver: a device speaking the table device protocol on a serial line.
+
+A dealing shoe, and a chip-value reader speaking the same protocol (CHIPS_SENSED), both use
+this driver. One reader thread owns the line: it reads whatever arrives, lets the protocol
+session (`firmware_bridge.session`) sort it into new messages, duplicates and damage, turns
+each new message into an immutable `controller.ports` event and puts it on the controller's
+queue. It never acknowledges on its own: the controller journals the event first and then
+calls `acknowledge(seq)`, so a power cut between the two makes the device resend, and the
+duplicate is recognised by its sequence number.
+
+When the line fails (cable pulled, adapter unplugged, socket closed) the driver reports
+`DeviceLost`, closes the port and reopens it with exponential backoff; when the device
+speaks again it reports `DeviceRestored`. Heartbeats both ways detect a device that went
+quiet without the port failing. Opening the port at `start` is not retried: a table told to
+use a shoe that is not there refuses to start, with a `DeviceNotFound` naming the port.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import secrets
+import threading
+import time
+from collections.abc import Callable
+
+import serial
+
+from controller.cards import Card
+from controller.ports import (
+    CardDrawn,
+    ChipsSensed,
+    Command,
+    DeviceFault,
+    DeviceHello,
+    DeviceLost,
+    DeviceRestored,
+    Event,
+    Fault,
+    Lamp,
+    LampPattern,
+    LockShoe,
+    SetLamp,
+    ShoeStatusChanged,
+    UnlockShoe,
+)
+from drivers.errors import DeviceError
+from drivers.transport import open_transport
+from firmware_bridge import messages as m
+from firmware_bridge.frame import FrameProblem
+from firmware_bridge.session import Incoming, PeerHeard, PeerHello, PeerNak, PeerSilent, Session
+
+log = logging.getLogger(__name__)
+
+LAMP_IDS = {lamp: number for number, lamp in enumerate(Lamp, start=1)}
+"""Lamp numbers on the wire (LAMP command) for the shoe's own lamps."""
+_PATTERNS = {pattern: m.LampPattern[pattern.name] for pattern in LampPattern}
+
+
+class SerialShoe:
+    def __init__(
+        self,
+        url: str,
+        events: queue.Queue[Event],
+        *,
+        name: str = "shoe",
+        baudrate: int = 115200,
+        clock: Callable[[], float] = time.monotonic,
+        boot_id: int | None = None,
+        resume: tuple[int, int] | None = None,
+        heartbeat_interval: float = 1.0,
+        heartbeat_timeout: float = 3.0,
+        resend_interval: float = 0.2,
+        read_timeout: float = 0.02,
+        backoff: tuple[float, float] = (0.02, 2.0),
+    ) -> None:
+        self.url = url
+        self.name = name
+        self.events = events
+        self._baudrate = baudrate
+        self._read_timeout = read_timeout
+        self._backoff = backoff
+        self.session = Session(
+            m.DeviceKind.CONTROLLER,
+            "controller",
+            "tablectl",
+            boot_id=boot_id or (secrets.randbits(32) or 1),
+            clock=clock,
+            heartbeat_interval=heartbeat_interval,
+            heartbeat_timeout=heartbeat_timeout,
+            resend_interval=resend_interval,
+            resume=resume,
+        )
+        self._port: serial.SerialBase | None = None
+        self._lock = threading.Lock()  # the session and writes to the port
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lost = False
+        self.faults = 0  # named error events reported
+
+    # --- life cycle ---------------------------------------------------------------------
+
+    def start(self) -> SerialShoe:
+        """Open the port (raising `DeviceNotFound`/`DeviceError` if it cannot) and start
+        reading."""
+        self._port = open_transport(self.url, baudrate=self._baudrate, timeout=self._read_timeout)
+        log.info("%s: opened %s", self.name, self.url)
+        with self._lock:
+            self.session.connect()
+            self._write_pending()
+        self._thread = threading.Thread(target=self._run, name=f"{self.name}-reader", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        with self._lock:
+            self._close_port()
+
+    def __enter__(self) -> SerialShoe:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- the controller's side ----------------------------------------------------------
+
+    def acknowledge(self, seq: int) -> None:
+        """The event with this sequence number (and all before it) is recorded: ACK it.
+        Call it in the order the events were taken off the queue."""
+        with self._lock:
+            self.session.acknowledge(seq)
+            self._write_pending()
+
+    def execute(self, command: Command) -> None:
+        """Send a command to the shoe; it is resent until the shoe acknowledges it."""
+        message: m.Reliable
+        if isinstance(command, LockShoe):
+            message = m.GateLock(0)
+        elif isinstance(command, UnlockShoe):
+            message = m.GateUnlock(0)
+        elif isinstance(command, SetLamp):
+            message = m.Lamp(0, LAMP_IDS[command.lamp], _PATTERNS[command.pattern])
+        else:
+            raise DeviceError(f"{self.name}: a shoe cannot {type(command).__name__}")
+        with self._lock:
+            self.session.send(message)
+            self._write_pending()
+
+    # --- the reader thread --------------------------------------------------------------
+
+    def _run(self) -> None:
+        delay = self._backoff[0]
+        while not self._stop.is_set():
+            port = self._port
+            if port is None:
+                if self._reopen():
+                    delay = self._backoff[0]
+                else:
+                    self._stop.wait(delay)
+                    delay = min(delay * 2, self._backoff[1])
+                continue
+            try:
+                data = port.read(max(1, port.in_waiting))
+            except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+                # TypeError/AttributeError: pyserial's port object torn down under a read
+                self._line_failed(f"read failed on {self.url}: {exc}")
+                continue
+            with self._lock:
+                incoming = self.session.receive_data(data) if data else []
+                incoming += self.session.tick()
+                self._write_pending()
+            for item in incoming:
+                self._deliver(item)
+
+    def _reopen(self) -> bool:
+        try:
+            port = open_transport(self.url, baudrate=self._baudrate, timeout=self._read_timeout)
+        except DeviceError as exc:
+            log.debug("%s: still cannot open %s: %s", self.name, self.url, exc)
+            return False
+        with self._lock:
+            self._port = port
+            self.session.connect()
+            self._write_pending()
+        log.info("%s: reopened %s", self.name, self.url)
+        return True
+
+    def _line_failed(self, reason: str) -> None:
+        with self._lock:
+            self._close_port()
+        self._report_lost(reason)
+
+    def _close_port(self) -> None:
+        port, self._port = self._port, None
+        if port is not None:
+            try:
+                port.close()
+            except (serial.SerialException, OSError) as exc:
+                log.debug("%s: error closing %s: %s", self.name, self.url, exc)
+
+    def _write_pending(self) -> None:
+        """Write what the session queued. Called with the lock held."""
+        data = self.session.data_to_send()
+        if not data or self._port is None:
+            return  # with the line down, the session's resends make up for it
+        try:
+            self._port.write(data)
+        except (serial.SerialException, OSError) as exc:
+            log.warning("%s: write failed on %s: %s", self.name, self.url, exc)
+
+    def _report_lost(self, reason: str) -> None:
+        if not self._lost:
+            self._lost = True
+            log.warning("%s: device lost: %s", self.name, reason)
+            self.events.put(DeviceLost(source=self.name, reason=reason))
+
+    def _report_restored(self) -> None:
+        if self._lost:
+            self._lost = False
+            log.info("%s: device restored", self.name)
+            self.events.put(DeviceRestored(source=self.name))
+
+    def _deliver(self, item: Incoming) -> None:
+        event = self._translate(item)
+        if event is not None:
+            self.events.put(event)
+
+    def _translate(self, item: Incoming) -> Event | None:
+        source = self.name
+        if isinstance(item, m.CardDrawn):
+            card = Card.parse(item.card)  # the session already checked the code
+            return CardDrawn(source=source, card=card, seq=item.seq, device_ms=item.device_ms)
+        if isinstance(item, m.ShoeStatus):
+            return ShoeStatusChanged(
+                source=source,
+                cut_card_seen=item.cut_card_seen,
+                shoe_empty=item.shoe_empty,
+                door_open=item.door_open,
+                gate_locked=item.gate_locked,
+                seq=item.seq,
+            )
+        if isinstance(item, m.ChipsSensed):
+            return ChipsSensed(source=source, spot=item.spot, total=item.total, seq=item.seq)
+        if isinstance(item, FrameProblem):
+            self.faults += 1
+            log.warning("%s: %s: %s", source, item.problem.value, item.detail)
+            return DeviceFault(
+                source=source, fault=Fault(item.problem.value), detail=item.detail, seq=item.seq
+            )
+        if isinstance(item, m.RELIABLE_TYPES):  # a controller command coming from a device
+            self.faults += 1
+            detail = f"device sent a controller command: {type(item).__name__}"
+            return DeviceFault(source=source, fault=Fault.MALFORMED, detail=detail, seq=item.seq)
+        if isinstance(item, PeerHello):
+            self._report_restored()
+            hello = item.hello
+            return DeviceHello(
+                source=source,
+                device_kind=_kind_name(hello.device_kind),
+                serial_number=hello.serial_number,
+                firmware=hello.firmware,
+                protocol_version=hello.protocol_version,
+                boot_id=hello.boot_id,
+            )
+        if isinstance(item, PeerSilent):
+            self._report_lost(f"no word from the device for {item.seconds:.1f} s")
+        elif isinstance(item, PeerHeard):
+            self._report_restored()
+        elif isinstance(item, PeerNak):
+            log.warning("%s: device refused a frame: %s", source, item.reason.name)
+        return None
+
+
+def _kind_name(kind: int) -> str:
+    try:
+        return m.DeviceKind(kind).name.lower()
+    except ValueError:
+        return f"unknown-{kind}"
