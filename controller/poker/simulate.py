@@ -1,0 +1,175 @@
+"""Complete hands with random legal players through the same table and machine.
+
+``simulate(hands, seed, players=6)`` plays ``hands`` hands at a table of ``players``
+seats. The deck is shuffled by a seeded ``random.Random`` and every card goes through
+``PokerTable.handle(CardDrawn(...))`` exactly as the shoe's reads would; every decision
+goes through the rules API (``can_*`` then the action), so a run replays exactly from its
+seed. The clock is injected for ``hands_per_second``. A player whose stack runs below the
+last blind buys back in to the starting stack between hands.
+
+The CLI (``tablectl simulate poker --hands N --seed S --players P [--json]``) prints
+``SimulationResult.report()`` or ``json.dumps(SimulationResult.as_dict())``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from controller.cards import DECK
+from controller.errors import BalanceError
+from controller.poker.records import HandSettled, ReshuffleAllowed
+from controller.poker.rules import PokerRules
+from controller.poker.table import Decision, PokerTable
+from controller.ports import CardDrawn
+
+SOURCE = "sim-poker"
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationResult:
+    hands: int
+    players: int
+    seed: int
+    seconds: float
+    hands_per_second: float
+    pots: int  # pots awarded (main and side)
+    pot_chips: int  # chips awarded from pots
+    rake: int
+    split_pots: int  # pots divided between two or more hands (11.4(d))
+    odd_chips: int  # pots whose indivisible remainder went by suit (11.4(d))
+    side_pots: int
+    showdowns: int
+    uncontested: int
+    reshuffles: int  # draws completed from earlier discards (11.3(b))
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def report(self) -> str:
+        return "\n".join(
+            [
+                f"draw poker: {self.hands} hands, {self.players} players, seed {self.seed}",
+                f"  {self.hands_per_second:,.0f} hands per second ({self.seconds:.2f} s)",
+                f"  pots awarded     {self.pots} ({self.side_pots} side pots), "
+                f"{self.pot_chips} chips",
+                f"  rake             {self.rake} chips",
+                f"  showdowns        {self.showdowns}, uncontested {self.uncontested}",
+                f"  split pots       {self.split_pots} (11.4(d))",
+                f"  odd chips        {self.odd_chips} awarded by suit (11.4(d))",
+                f"  reshuffles       {self.reshuffles} (11.3(b))",
+            ]
+        )
+
+
+def play_hand(table: PokerTable, rng: random.Random) -> list[object]:
+    """One complete hand with random legal players; returns everything the table said."""
+    deck = list(DECK)
+    rng.shuffle(deck)
+    out: list[object] = list(table.start_hand())
+    position = 0
+    while table.state not in ("complete",):
+        state = table.state
+        if state == "dealing" or (state == "drawing" and _card_due(table)):
+            if position == len(deck) and table.draw is not None:
+                # 11.3(b): the dealer shuffles the eligible discards and deals from them;
+                # with none left, a card from elsewhere is a violation and the hand void
+                pile = sorted(table.draw.pool or (), key=str)
+                rng.shuffle(pile)
+                deck += pile or [c for cards in table.draw.rack.known.values() for c in cards]
+            out += table.handle(CardDrawn(source=SOURCE, card=deck[position]))
+            position += 1
+            if table.hold is not None:
+                out += table.supervisor_clear(SOURCE, Decision.VOID_HAND)
+        elif state == "drawing" and table.draw is not None:
+            seat = table.draw.drawer
+            if seat is None:
+                raise BalanceError("draw with no drawer")
+            count = rng.choice((0, 1, 2, 3, 3, 4, 5))
+            held = table.hands[seat]
+            out += table.discard(seat, count, rng.sample(held, count))
+        elif state in ("first_round", "final_round") and table.betting is not None:
+            seat = table.betting.to_act
+            if seat is None:
+                raise BalanceError("betting round with no one to act")
+            out += _act(table, seat, rng)
+        else:
+            raise BalanceError(f"simulation stuck in {state}")
+    return out
+
+
+def _card_due(table: PokerTable) -> bool:
+    draw = table.draw
+    return draw is not None and bool(draw.owed)
+
+
+def _act(table: PokerTable, seat: int, rng: random.Random) -> list[Any]:
+    roll = rng.random()
+    betting = table.betting
+    if betting is None:
+        return []
+    if roll < 0.25 and table.can_raise(seat):
+        low, high = betting.raise_bounds(seat)
+        unit = table.rules.chip_unit
+        amount = rng.randrange(low, high + 1, unit) if high >= low else low
+        if table.can_raise(seat, amount):
+            return table.raise_(seat, amount)
+    if table.can_check(seat):
+        return table.check(seat)
+    if roll < 0.85 and table.can_call(seat):
+        return table.call(seat)
+    return table.fold(seat)
+
+
+def simulate(
+    hands: int,
+    seed: int,
+    players: int = 6,
+    *,
+    rules: PokerRules | None = None,
+    stack: int = 200,
+    clock: Callable[[], float] = time.perf_counter,
+) -> SimulationResult:
+    """Play ``hands`` complete hands of ``players`` random legal players (seeded)."""
+    rules = rules or PokerRules(seats=max(players, 2))
+    rng = random.Random(seed)
+    table = PokerTable(rules)
+    for seat in range(1, players + 1):
+        table.sit(seat, stack)
+    totals = dict.fromkeys(
+        ("pots", "pot_chips", "rake", "split_pots", "odd_chips", "side_pots", "showdowns",
+         "uncontested", "reshuffles"),
+        0,
+    )  # fmt: skip
+    start = clock()
+    for _ in range(hands):
+        for seat, chips in table.stacks.items():
+            if chips < rules.last_blind:
+                table.add_chips(seat, stack - chips)
+        for record in play_hand(table, rng):
+            if isinstance(record, ReshuffleAllowed):
+                totals["reshuffles"] += 1
+            elif isinstance(record, HandSettled):
+                totals["rake"] += record.rake
+                for award in record.awards:
+                    totals["pots"] += 1
+                    totals["pot_chips"] += award.amount
+                    totals["side_pots"] += award.pot > 0
+                    totals["split_pots"] += len(award.winners) > 1
+                    totals["odd_chips"] += award.odd_chip > 0
+                if record.awards and record.awards[0].hand == "uncontested":
+                    totals["uncontested"] += 1
+                else:
+                    totals["showdowns"] += 1
+    seconds = max(clock() - start, 1e-9)
+    return SimulationResult(
+        hands=hands,
+        players=players,
+        seed=seed,
+        seconds=seconds,
+        hands_per_second=hands / seconds,
+        **totals,
+    )

@@ -1,0 +1,512 @@
+"""The draw-poker table: seats, button and blinds, the hand's machine, and the rules API.
+
+One entry for the event loop, `PokerTable.handle(event)`, takes controller.ports events
+(a `CardDrawn` from the shoe is routed to the seat the dealing order says; the dealer's
+NEXT button starts the next hand) and returns controller.ports commands and frozen
+records for the journal. The dealer's console inputs use the rules API in pokerkit's
+style: ``can_x`` (bool), ``verify_x`` (raises `IllegalAction` naming the rule), ``x``
+(does it and returns records).
+
+A card cannot be refused: it has left the shoe. An out-of-order card becomes a
+`Violation` citing the rule, the table goes on HOLD (shoe locked, red lamp flashing),
+and only `supervisor_clear` lets play continue.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from enum import StrEnum
+
+from controller.cards import Card
+from controller.errors import BalanceError, IllegalAction
+from controller.poker.betting import BettingRound
+from controller.poker.draw import HAND_SIZE, Draw
+from controller.poker.machine import build_machine, fire
+from controller.poker.pots import Split, build_pots, check_balance, split_pot, take_rake
+from controller.poker.records import (
+    HandSettled,
+    HandStarted,
+    HoldCleared,
+    PotAward,
+    Record,
+    Violation,
+)
+from controller.poker.rules import PokerRules
+from controller.poker.seating import Positions, clockwise_from, first_positions, next_positions
+from controller.poker.showdown import SHOWDOWN_RULE, settle_showdown
+from controller.ports import (
+    ButtonPressed,
+    CardDrawn,
+    Command,
+    ConsoleButton,
+    Event,
+    Lamp,
+    LampPattern,
+    LockShoe,
+    SetLamp,
+    ShowButtonPosition,
+    ShowLimits,
+    UnlockShoe,
+)
+
+log = logging.getLogger(__name__)
+
+Output = Command | Record
+DECK_SIZE = 52
+CHOP_RULE = "11.4(e)"
+DEAL_RULE = "11.2"  # the deal precedes 11.2(c); its clauses are not in shared/rules
+
+
+class Decision(StrEnum):
+    """What a supervisor may decide when clearing a HOLD."""
+
+    ACCEPT = "accept"  # the card stands where it went (or is set aside if owed to nobody)
+    VOID_HAND = "void_hand"  # the hand is void: every chip goes back to whoever put it in
+
+
+class PokerTable:
+    state: str  # set by the transitions machine
+
+    def __init__(self, rules: PokerRules | None = None) -> None:
+        self.rules = rules or PokerRules()
+        self.stacks: dict[int, int] = {}
+        self.positions: Positions | None = None
+        self.hand_no = 0
+        self.hold: Violation | None = None
+        self.held_card: Card | None = None
+        self.last_settlement: HandSettled | None = None
+        self.showdown_order: Record | None = None
+        build_machine(self)
+        self._clear_hand()
+
+    def _clear_hand(self) -> None:
+        self.in_hand: list[int] = []  # seats dealt in, in dealing order
+        self.hands: dict[int, list[Card]] = {}
+        self.unknown_kept: dict[int, int] = {}
+        self.seen: set[Card] = set()
+        self.contributed: dict[int, int] = {}
+        self.folded: set[int] = set()
+        self.all_in: set[int] = set()
+        self.deal_count = 0
+        self.betting: BettingRound | None = None
+        self.draw: Draw | None = None
+        self.ended_first_round = False
+        self.stacks_at_start = 0
+        self.aggressor: int | None = None
+        self._blind_bets: dict[int, int] = {}
+
+    # --- seats ---------------------------------------------------------------------------
+
+    def sit(self, seat: int, stack: int) -> None:
+        """Seat a player with ``stack`` chips (table stakes), between hands."""
+        self._verify_between_hands()
+        if not 1 <= seat <= self.rules.seats or seat in self.stacks:
+            raise IllegalAction("11.2", f"seat {seat} is not a free seat at this table")
+        if stack <= 0 or stack % self.rules.chip_unit:
+            raise IllegalAction("11.5", "a stack is a positive multiple of the chip unit")
+        self.stacks[seat] = stack
+
+    def add_chips(self, seat: int, chips: int) -> None:
+        """A seated player buys more chips between hands (table stakes)."""
+        self._verify_between_hands()
+        if seat not in self.stacks or chips <= 0 or chips % self.rules.chip_unit:
+            raise IllegalAction("11.5", f"cannot add {chips} chips at seat {seat}")
+        self.stacks[seat] += chips
+
+    def leave(self, seat: int) -> None:
+        self._verify_between_hands()
+        self.stacks.pop(seat, None)
+
+    def _verify_between_hands(self) -> None:
+        if self.state not in ("waiting", "complete"):
+            raise IllegalAction("11.2", "seats change only between hands")
+
+    # --- the event loop's entry ---------------------------------------------------------
+
+    def handle(self, event: Event) -> list[Output]:
+        if isinstance(event, CardDrawn):
+            return self.card_drawn(event.card)
+        if isinstance(event, ButtonPressed) and event.button is ConsoleButton.NEXT:
+            return self.start_hand()
+        return []
+
+    # --- starting a hand -------------------------------------------------------------------
+
+    def can_start_hand(self) -> bool:
+        try:
+            self.verify_start_hand()
+        except IllegalAction:
+            return False
+        return True
+
+    def verify_start_hand(self) -> None:
+        self._verify_not_held()
+        if self.state not in ("waiting", "complete"):
+            raise IllegalAction("11.4(e)", "each hand shall be played to a conclusion")
+        players = [s for s, chips in self.stacks.items() if chips > 0]
+        if len(players) < max(2, len(self.rules.blinds)):
+            raise IllegalAction("11.2", f"{len(players)} player(s) with chips: not enough")
+
+    def start_hand(self, button: int | None = None) -> list[Output]:
+        """Place (or move) the button, post the live blinds, and open the deal."""
+        self.verify_start_hand()
+        self._clear_hand()
+        occupied = {s for s, chips in self.stacks.items() if chips > 0}
+        seats = self.rules.seats
+        if self.positions is None or button is not None:
+            start = button if button is not None else min(occupied)
+            self.positions = first_positions(start, occupied, seats, len(self.rules.blinds))
+            fire(self, "place_button" if self.state == "waiting" else "move_button")
+        else:
+            self.positions = next_positions(self.positions, occupied, seats)
+            fire(self, "move_button")
+        self.hand_no += 1
+        self.stacks_at_start = sum(self.stacks.values())
+        order = clockwise_from(self.positions.button % seats + 1, seats)
+        self.in_hand = [s for s in order if s in occupied]
+        for seat in self.in_hand:
+            self.hands[seat] = []
+        posted: list[tuple[int, int]] = []
+        blinds: dict[int, int] = {}
+        for seat, size in zip(self.positions.blinds, self.rules.blinds, strict=True):
+            if seat in occupied:  # a blind on an emptied seat is dead: not posted
+                chips = min(size, self.stacks[seat])
+                self.stacks[seat] -= chips
+                self.contributed[seat] = chips
+                blinds[seat] = chips
+                if self.stacks[seat] == 0:
+                    self.all_in.add(seat)
+                posted.append((seat, chips))
+        self._blind_bets = blinds
+        fire(self, "post_blinds")
+        return [
+            ShowButtonPosition(self.positions.button),
+            ShowLimits(self.rules.minimum_wager, self.rules.maximum_wager),
+            UnlockShoe(),
+            HandStarted(
+                self.hand_no,
+                self.positions.button,
+                self.positions.button not in occupied,
+                tuple(posted),
+                tuple(self.in_hand),
+            ),
+        ]
+
+    # --- cards from the shoe -----------------------------------------------------------------
+
+    def card_drawn(self, card: Card) -> list[Output]:
+        if self.hold is not None:
+            return self._violate(
+                Violation(self.hold.rule, f"{card} drawn while the table is on HOLD", str(card)),
+                card,
+                keep_first=True,
+            )
+        if self.state == "dealing":
+            if card in self.seen:
+                return self._violate(
+                    Violation(DEAL_RULE, f"{card} dealt twice: defective deck", str(card)), card
+                )
+            self._deal(card)
+            return self._after_deal()
+        if self.state == "drawing" and self.draw is not None:
+            out: list[Output] = list(self.draw.card(card))
+            violations = [r for r in out if isinstance(r, Violation)]
+            if violations:
+                return self._violate(violations[0], card)
+            return out + self._after_draw()
+        rule = {"first_round": "11.2(c)", "final_round": "11.4(b)"}.get(self.state, DEAL_RULE)
+        return self._violate(
+            Violation(rule, f"{card} drawn when no card is due ({self.state})", str(card)), card
+        )
+
+    def _deal(self, card: Card) -> None:
+        seat = self.in_hand[self.deal_count % len(self.in_hand)]
+        self.hands[seat].append(card)
+        self.seen.add(card)
+        self.deal_count += 1
+
+    def _after_deal(self) -> list[Output]:
+        if self.deal_count < HAND_SIZE * len(self.in_hand):
+            return []
+        fire(self, "cards_dealt")
+        self.betting = self._open_round(self._blind_bets, "11.2(c)", None)
+        return self._after_betting()
+
+    def _open_round(self, bets: dict[int, int], rule: str, opener: str | None) -> BettingRound:
+        if self.positions is None:
+            raise IllegalAction("11.2", "no button")
+        start = self.positions.blinds[-1] % self.rules.seats + 1
+        order = [
+            s
+            for s in clockwise_from(start, self.rules.seats)
+            if s in self.hands and s not in self.folded
+        ]
+        return BettingRound(
+            self.rules, order, self.stacks, self.contributed, self.folded, self.all_in,
+            dict(bets), rule, opener,
+        )  # fmt: skip
+
+    # --- the betting API -----------------------------------------------------------------------
+
+    def _round(self) -> BettingRound:
+        self._verify_not_held()
+        if self.betting is None or self.state not in ("first_round", "final_round"):
+            raise IllegalAction("11.2(c)", f"no betting round in progress ({self.state})")
+        return self.betting
+
+    def verify_check(self, seat: int) -> None:
+        self._round().verify_check(seat)
+
+    def verify_call(self, seat: int) -> None:
+        self._round().verify_call(seat)
+
+    def verify_fold(self, seat: int) -> None:
+        self._round().verify_fold(seat)
+
+    def verify_raise(self, seat: int, amount: int) -> None:
+        self._round().verify_raise(seat, amount)
+
+    def can_check(self, seat: int) -> bool:
+        return _can(self.verify_check, seat)
+
+    def can_call(self, seat: int) -> bool:
+        return _can(self.verify_call, seat)
+
+    def can_fold(self, seat: int) -> bool:
+        return _can(self.verify_fold, seat)
+
+    def can_raise(self, seat: int, amount: int | None = None) -> bool:
+        if amount is None:
+            try:
+                amount = self._round().raise_bounds(seat)[0]
+            except IllegalAction:
+                return False
+        return _can(self.verify_raise, seat, amount)
+
+    def check(self, seat: int) -> list[Output]:
+        betting = self._round()
+        betting.verify_check(seat)
+        return [betting.check(seat), *self._after_betting()]
+
+    def call(self, seat: int) -> list[Output]:
+        betting = self._round()
+        betting.verify_call(seat)
+        return [betting.call(seat), *self._after_betting()]
+
+    def fold(self, seat: int) -> list[Output]:
+        betting = self._round()
+        betting.verify_fold(seat)
+        return [betting.fold(seat), *self._after_betting()]
+
+    def raise_(self, seat: int, amount: int) -> list[Output]:
+        """Raise by ``amount`` above the call (a bet when nothing is bet), rule 11.5."""
+        betting = self._round()
+        betting.verify_raise(seat, amount)
+        return [betting.raise_(seat, amount), *self._after_betting()]
+
+    def _after_betting(self) -> list[Output]:
+        betting = self.betting
+        if betting is None:
+            return []
+        live = [s for s in self.in_hand if s not in self.folded]
+        if len(live) == 1:
+            self.ended_first_round = self.state == "first_round"
+            fire(self, "one_player_left")  # 11.2(c)(i) / 11.4(b)(i)
+            return self._settle(uncontested=live[0])
+        if not betting.done:
+            return []
+        if self.state == "first_round":
+            fire(self, "first_round_closed")
+            self.draw = Draw(
+                [s for s in self.in_hand if s not in self.folded],
+                self.hands, self.unknown_kept, self.seen,
+                DECK_SIZE - len(self.seen), self.rules.burn_before_draw,
+            )  # fmt: skip
+            return self._after_draw()
+        self.aggressor = betting.aggressor
+        fire(self, "final_round_closed")
+        return self._showdown()
+
+    # --- the draw (11.3) -----------------------------------------------------------------------
+
+    def verify_discard(self, seat: int, count: int, cards: Sequence[Card] | None = None) -> None:
+        self._verify_not_held()
+        if self.state != "drawing" or self.draw is None:
+            raise IllegalAction("11.3(a)", f"the draw is not in progress ({self.state})")
+        self.draw.verify_discard(seat, count, cards)
+
+    def can_discard(self, seat: int, count: int, cards: Sequence[Card] | None = None) -> bool:
+        return _can(self.verify_discard, seat, count, cards)
+
+    def discard(self, seat: int, count: int, cards: Sequence[Card] | None = None) -> list[Output]:
+        """11.3(a): ``seat`` announces ``count`` cards to replace; ``cards`` are the discards
+        when the rack reader (or the console) identified them."""
+        self.verify_discard(seat, count, cards)
+        if self.draw is None:
+            return []
+        return [*self.draw.discard(seat, count, cards), *self._after_draw()]
+
+    def _after_draw(self) -> list[Output]:
+        if self.draw is None or not self.draw.done:
+            return []
+        fire(self, "draw_completed")
+        self.betting = self._open_round({}, "11.4(b)", "11.4(a)")
+        return self._after_betting()
+
+    # --- showdown and settlement -------------------------------------------------------------
+
+    def verify_expose(self, seat: int, cards: Sequence[Card]) -> None:
+        self._verify_not_held()
+        if self.state != "showdown" or not self.unknown_kept.get(seat):
+            raise IllegalAction(SHOWDOWN_RULE, f"seat {seat} has no hand to expose now")
+        known = self.hands[seat]
+        if len(cards) != HAND_SIZE or any(c not in cards for c in known):
+            raise IllegalAction(SHOWDOWN_RULE, f"seat {seat} holds {known} and 5 cards")
+
+    def expose(self, seat: int, cards: Sequence[Card]) -> list[Output]:
+        """A hand the controller could not follow (discards not read) is exposed."""
+        self.verify_expose(seat, cards)
+        self.hands[seat] = list(cards)
+        self.unknown_kept[seat] = 0
+        return self._showdown()
+
+    def _showdown(self) -> list[Output]:
+        if any(self.unknown_kept.get(s) for s in self.in_hand if s not in self.folded):
+            return []  # waiting for `expose`
+        return self._settle(uncontested=None)
+
+    def _settle(self, uncontested: int | None) -> list[Output]:
+        pots, returns = build_pots(self.contributed, self.folded)
+        rake = 0
+        if not (self.rules.no_rake_first_round and self.ended_first_round):
+            pots, rake = take_rake(
+                pots, self.rules.rake_percent, self.rules.rake_cap, self.rules.chip_unit
+            )
+        out: list[Output] = []
+        if uncontested is not None:
+            splits = [split_pot(i, p.amount, [uncontested], {}, 1) for i, p in enumerate(pots)]
+            awards = [
+                PotAward(i, s.amount, (uncontested,), s.shares, None, 0, "uncontested")
+                for i, s in enumerate(splits)
+            ]
+        else:
+            called = self._called_seat()
+            live = {s: self.hands[s] for s in self.in_hand if s not in self.folded}
+            order, splits, awards = settle_showdown(
+                pots, live, called, self.rules.seats, self.rules.chip_unit
+            )
+            self.showdown_order = order
+            out.append(order)
+            fire(self, "pots_awarded")
+        return out + self._pay(splits, returns, rake, tuple(awards))
+
+    def _called_seat(self) -> int:
+        """11.4(c) "the player being called": the last bettor of the final round, or the
+        opener (first live seat left of the last blind) when nobody bet."""
+        if self.aggressor is not None:
+            return self.aggressor
+        if self.positions is None:
+            raise IllegalAction("11.4(c)", "no button")
+        start = self.positions.blinds[-1] % self.rules.seats + 1
+        live = [s for s in self.in_hand if s not in self.folded]
+        return next(s for s in clockwise_from(start, self.rules.seats) if s in live)
+
+    def _pay(
+        self,
+        splits: Sequence[Split],
+        returns: dict[int, int],
+        rake: int,
+        awards: tuple[PotAward, ...],
+        void: bool = False,
+    ) -> list[Output]:
+        check_balance(self.contributed, splits, returns, rake)
+        for split in splits:
+            for seat, chips in split.shares:
+                self.stacks[seat] += chips
+        for seat, chips in returns.items():
+            self.stacks[seat] += chips
+        if sum(self.stacks.values()) + rake != self.stacks_at_start:
+            raise BalanceError(
+                f"hand {self.hand_no}: stacks {sum(self.stacks.values())} + rake {rake} != "
+                f"{self.stacks_at_start} at the start"
+            )
+        settled = HandSettled(
+            self.hand_no,
+            sum(self.contributed.values()),
+            awards,
+            tuple(sorted(returns.items())),
+            rake,
+            void,
+        )
+        self.last_settlement = settled
+        self.aggressor = None
+        return [settled]
+
+    # --- 11.4(e): no chop ------------------------------------------------------------------
+
+    def can_chop(self) -> bool:
+        return False
+
+    def verify_chop(self) -> None:
+        raise IllegalAction(
+            CHOP_RULE,
+            "the pot shall not be divided by the agreement of two or more players; "
+            "each hand shall be played to a conclusion",
+        )
+
+    def request_chop(self) -> list[Output]:
+        """Always refused: rule 11.4(e)."""
+        self.verify_chop()
+        return []
+
+    # --- HOLD -------------------------------------------------------------------------------
+
+    def _violate(self, violation: Violation, card: Card, keep_first: bool = False) -> list[Output]:
+        log.warning("HOLD: rule %s: %s", violation.rule, violation.message)
+        if not keep_first:
+            self.hold = violation
+            self.held_card = card
+        return [violation, LockShoe(), SetLamp(Lamp.HOLD, LampPattern.FLASH)]
+
+    def _verify_not_held(self) -> None:
+        if self.hold is not None:
+            raise IllegalAction(
+                self.hold.rule, f"the table is on HOLD ({self.hold.message}): supervisor"
+            )
+
+    def supervisor_clear(self, who: str, decision: Decision | str) -> list[Output]:
+        """Clear a HOLD: the card stands (``accept``) or the hand is void (``void_hand``)."""
+        if self.hold is None:
+            raise IllegalAction("supervisor", "the table is not on HOLD")
+        if not who:
+            raise IllegalAction("supervisor", "a supervisor action names who did it")
+        decision = Decision(decision)
+        hold, card = self.hold, self.held_card
+        self.hold = None
+        self.held_card = None
+        out: list[Output] = [
+            HoldCleared(who, decision.value, hold.rule),
+            SetLamp(Lamp.HOLD, LampPattern.OFF),
+            UnlockShoe(),
+        ]
+        if decision is Decision.VOID_HAND and self.state not in ("waiting", "complete"):
+            fire(self, "void_hand")
+            returns = dict(self.contributed)
+            return out + self._pay([], returns, 0, (), void=True)
+        if card is not None:
+            if self.state == "dealing":
+                self._deal(card)
+                out += self._after_deal()
+            elif self.state == "drawing" and self.draw is not None:
+                out += self.draw.give(card)
+                out += self._after_draw()
+        return out
+
+
+def _can(verify: object, *args: object) -> bool:
+    try:
+        verify(*args)  # type: ignore[operator]
+    except IllegalAction:
+        return False
+    return True
