@@ -155,7 +155,8 @@ class Rdm6300Reader:
                     skipped = decoder.skipped
                     for item in decoder.feed(chunk):
                         self._handle(item)
-                    self.stats["junk-bytes"] += decoder.skipped - skipped
+                    if decoder.skipped > skipped:
+                        self.stats["junk-bytes"] += decoder.skipped - skipped
         except Exception:  # a bug here must not die silently in a daemon thread
             log.exception("%s: reader thread failed", self.name)
             self._events.put(DeviceLost(source=self.name, reason="reader thread failed"))
