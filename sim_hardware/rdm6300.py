@@ -70,9 +70,12 @@ class SimulatedRdm6300:
             target.write(data)
 
     def unplug(self) -> None:
-        """Pull the line: the driver's reads fail (EIO) and the link dangles."""
+        """Pull the line: the driver's reads fail, and the link goes, as udev's would."""
         if self._target is not None:
             raise ValueError("only the simulator's own pty can be unplugged")
+        if self._link is not None:
+            # Removed first: a dangling link could name another process's new pty.
+            self._link.unlink(missing_ok=True)
         self._close_pty()
         log.info("simulated RDM6300 reader unplugged")
 

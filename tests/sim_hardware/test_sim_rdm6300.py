@@ -36,6 +36,7 @@ def test_the_pty_is_raw_so_etx_and_stx_pass_unchanged() -> None:
 def test_replug_moves_the_link_to_a_new_pty(tmp_path: Path) -> None:
     with SimulatedRdm6300(link=tmp_path / "reader") as sim:
         sim.unplug()
+        assert not os.path.lexists(sim.path)
         with pytest.raises(OSError, match="unplugged"):
             sim.present("0F002A3B5C")
         sim.replug()
