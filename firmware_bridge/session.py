@@ -45,7 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from firmware_bridge import messages as m
-from firmware_bridge.frame import FrameDecoder, FrameProblem, Problem
+from firmware_bridge.frame import FrameDecoder, FrameProblem, Problem, encode_frame
 
 SEQ_MOD = 1 << 16
 HALF = SEQ_MOD // 2
@@ -273,10 +273,20 @@ class Session:
         """Queue a reliable message; its ``seq`` is replaced by the next number. Returns it
         with the number it was given."""
         message = dataclasses.replace(message, seq=self._next_seq)
-        self._next_seq = (self._next_seq + 1) % SEQ_MOD
-        self._outbox.append(_Pending(message.seq, m.encode(message)))
-        self._transmit_new()
+        self._enqueue(message.seq, m.encode(message))
         return message
+
+    def send_frame(self, type_: int, payload: bytes) -> int:
+        """Queue a reliable frame of any type and content; returns its sequence number.
+        For fault injection: firmware that sends a well-framed but wrong message."""
+        seq = self._next_seq
+        self._enqueue(seq, encode_frame(type_, seq, payload))
+        return seq
+
+    def _enqueue(self, seq: int, frame: bytes) -> None:
+        self._next_seq = (seq + 1) % SEQ_MOD
+        self._outbox.append(_Pending(seq, frame))
+        self._transmit_new()
 
     @property
     def unacknowledged(self) -> int:

@@ -131,8 +131,16 @@ class SimulatedShoe:
             return card
 
     def send_raw(self, data: bytes) -> None:
-        """Put arbitrary bytes on the line (for tests of bad input)."""
+        """Put arbitrary bytes on the line, outside the protocol (line noise, a bad frame)."""
         self.link.write(data)
+
+    def send_reliable_frame(self, type_: int, payload: bytes) -> int:
+        """Send a well-framed message of any type and content with the next sequence number,
+        resent until acknowledged, as buggy firmware would. Returns its number."""
+        with self._lock:
+            seq = self.session.send_frame(type_, payload)
+            self._flush()
+            return seq
 
     def wait_until_acknowledged(self, timeout: float = 10.0) -> bool:
         """Wait until the controller has ACKed every event sent so far."""
