@@ -107,19 +107,22 @@ def _card_due(table: PokerTable) -> bool:
 
 
 def _act(table: PokerTable, seat: int, rng: random.Random) -> list[Any]:
-    roll = rng.random()
+    """A random legal decision: raise a quarter of the time when allowed, else check when
+    nothing is owed, else call most of the time, else fold."""
     betting = table.betting
     if betting is None:
         return []
-    if roll < 0.25 and table.can_raise(seat):
+    roll = rng.random()
+    if roll < 0.25:
         low, high = betting.raise_bounds(seat)
-        unit = table.rules.chip_unit
-        amount = rng.randrange(low, high + 1, unit) if high >= low else low
-        if table.can_raise(seat, amount):
-            return table.raise_(seat, amount)
-    if table.can_check(seat):
+        if low > 0:
+            unit = table.rules.chip_unit
+            amount = rng.randrange(low, high + 1, unit) if high > low else low
+            if table.can_raise(seat, amount):
+                return table.raise_(seat, amount)
+    if betting.to_call(seat) == 0:
         return table.check(seat)
-    if roll < 0.85 and table.can_call(seat):
+    if roll < 0.85:
         return table.call(seat)
     return table.fold(seat)
 
