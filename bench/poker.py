@@ -14,9 +14,9 @@ showdown. The target (issue 5) is at least five times pokerkit's rate.
 from __future__ import annotations
 
 import argparse
-import warnings
 import random
 import time
+import warnings
 from typing import Any
 
 from controller.poker.simulate import simulate
