@@ -26,6 +26,7 @@ from typing import Any
 from transitions import Machine
 
 from controller.blackjack.actions import RulesActions, parse_spot
+from controller.blackjack.display import TableView, snapshot
 from controller.blackjack.hand import Box
 from controller.blackjack.records import HoldDecision, Output, Refused, RemovalConfirmed, Violation
 from controller.blackjack.rules import Variants
@@ -181,6 +182,10 @@ class BlackjackTable(RulesActions):
                 lamps[lamp] = pattern
                 self._out.append(SetLamp(lamp, pattern))
 
+    def view(self) -> TableView:
+        """The status display's snapshot (built on demand, not on every card)."""
+        return snapshot(self)
+
     @property
     def awaiting_removal(self) -> bool:
         """A blackjack paid at once still has its cards on the layout (10.1, 10.3b)."""
@@ -198,8 +203,8 @@ class BlackjackTable(RulesActions):
         state = self.state
         if state == "boxes_acting":
             if self._removal is not None:
-                rule = "10.3(b)" if self.dealer.cards[0].rank == ACE else "10.1"
-                self._violate(rule, "a card before the blackjack's cards were removed", card)
+                message = "a card before the paid blackjack's cards were removed"
+                self._violate(self._removal[1], message, card)
                 return
             hand = self._current
             if hand is None:  # pragma: no cover - boxes_acting always has a current hand
@@ -219,6 +224,9 @@ class BlackjackTable(RulesActions):
             self._deal_initial(card)
         else:
             rule, message = _NO_CARD[state]
+            if self._removal is not None:
+                rule = self._removal[1]
+                message = "a card before the paid blackjack's cards were removed"
             if state == "round_over" and self.shuffle.due:
                 rule, message = "7.1", f"a card before the shuffle due under {self.shuffle.due}"
             self._violate(rule, message, card)

@@ -1,0 +1,462 @@
+"""One test per rule clause the machine enforces, played as the dealer deals the round.
+
+Deal order (DESIGN): one card to each wagered box left to right, the dealer's first
+card, then each box's second card; the dealer's second card after every box has acted.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from bj_script import (
+    DOUBLE,
+    EVEN_MONEY,
+    INSURANCE_CLOSED,
+    NEXT,
+    NO_MORE_BETS,
+    SPLIT,
+    VOID_HAND,
+    ScriptedTable,
+    start,
+)
+
+from controller.blackjack.machine import BlackjackTable
+from controller.blackjack.records import (
+    EvenMoneyElected,
+    HoldDecision,
+    Refused,
+    RoundSettled,
+    ShuffleDue,
+    Violation,
+)
+from controller.blackjack.rules import DealerBlackjackTakes, DoubleOn, Variants
+from controller.blackjack.settlement import Kind, Outcome, Payout
+from controller.errors import ConfigError, IllegalAction
+from controller.ports import LockShoe, UnlockShoe
+
+
+def wager_payouts(script: ScriptedTable) -> list[tuple[int, int, int, Outcome, int]]:
+    return [
+        (p.box, p.hand, p.person, p.outcome, p.net)
+        for p in script.table.payouts
+        if p.kind is Kind.WAGER
+    ]
+
+
+def insurance_payouts(script: ScriptedTable) -> list[tuple[int, int, Outcome, int]]:
+    return [
+        (p.box, p.person, p.outcome, p.net)
+        for p in script.table.payouts
+        if p.kind is Kind.INSURANCE
+    ]
+
+
+# --- 4.1 / 4.2 ----------------------------------------------------------------------------
+
+
+def test_4_1_round_settles_and_balances() -> None:
+    s = start({"box1": 4, "box3": 6})
+    s.deal("Ts", "9h", "7d", "8c", "Qh")  # box1 18, box3 19, dealer 7
+    s.press(NEXT, NEXT)  # both stand
+    s.deal("Kd")  # dealer 17: stands
+    assert s.state == "settlement"
+    assert wager_payouts(s) == [(1, 1, 1, Outcome.WIN, 4), (3, 1, 1, Outcome.WIN, 6)]
+    settled = s.of(RoundSettled)[-1]
+    assert (settled.wagers_in, settled.paid_out, settled.house_result) == (10, 20, -10)
+
+
+def test_4_2_card_before_no_more_bets_holds_the_table() -> None:
+    s = ScriptedTable()
+    s.press(NEXT)
+    s.occupy("box1", 4)
+    out = s.deal("9s")
+    assert s.state == "hold"
+    assert [v.rule for v in s.of(Violation, out)] == ["4.2"]
+    assert LockShoe() in s.log
+
+
+def test_4_2_no_wager_made_after_the_first_card() -> None:
+    s = start({"box1": 4})
+    s.deal("9s")
+    with pytest.raises(IllegalAction) as exc:
+        s.table.place_wager(2, 1, 4)
+    assert exc.value.rule == "4.2"
+    s.occupy("box2", 4)  # chips placed on the layout all the same
+    assert s.state == "hold" and s.of(Violation)[-1].rule == "4.2"
+
+
+def test_4_2_no_wager_altered_after_the_first_card() -> None:
+    s = start({"box1": 4})
+    s.deal("9s")
+    s.occupy("box1", 8)
+    assert s.state == "hold" and s.of(Violation)[-1].rule == "4.2"
+
+
+def test_4_1_card_after_dealer_hand_complete_holds() -> None:
+    s = start({"box1": 4})
+    s.deal("Ts", "9h", "8c")
+    s.press(NEXT)
+    s.deal("Kd")  # dealer 19, complete
+    s.deal("5h")
+    assert s.state == "hold" and s.of(Violation)[-1].rule == "4.1"
+
+
+# --- insurance 9.2-9.6 ----------------------------------------------------------------
+
+
+def insured_round(**variant: object) -> ScriptedTable:
+    """Box 2 and box 5, dealer ace; box 2 insures 2 of its 4 chips."""
+    s = start({"box2": 4, "box5": 6}, Variants(**variant))  # type: ignore[arg-type]
+    s.deal("Ts", "9h", "As", "8c", "Qh")  # box2 18, box5 19, dealer ace
+    assert s.state == "insurance"
+    s.occupy("insurance2", 2)
+    s.occupy("insurance5", 3)
+    s.press(NEXT)  # insurance closes
+    s.press(NEXT, NEXT)  # both stand
+    assert s.state == "dealer_second"
+    return s
+
+
+def test_9_2_insurance_only_on_a_dealer_ace() -> None:
+    s = start({"box1": 4})
+    s.deal("Ts", "9h", "8c")
+    assert s.state == "boxes_acting"
+    with pytest.raises(IllegalAction) as exc:
+        s.table.insure(1, 1, 2)
+    assert exc.value.rule == "9.2"
+
+
+def test_9_2_card_while_insurance_open_holds() -> None:
+    s = start({"box1": 4})
+    s.deal("Ts", "As", "8c")
+    assert s.state == "insurance"
+    s.deal("5d")
+    assert s.state == "hold" and s.of(Violation)[-1].rule == "9.2"
+
+
+def test_9_2_insurance_after_further_cards_is_a_violation() -> None:
+    s = start({"box1": 4})
+    s.deal("Ts", "As", "8c")
+    s.press(NEXT)
+    s.occupy("insurance1", 2)
+    assert s.state == "hold" and s.of(Violation)[-1].rule == "9.2"
+
+
+def test_9_3a_insurance_at_most_half_the_initial_wager() -> None:
+    s = start({"box1": 4})
+    s.deal("Ts", "As", "8c")
+    out = s.occupy("insurance1", 3)
+    assert [r.rule for r in s.of(Refused, out)] == ["9.3(a)"]
+    assert not s.table.can_insure(1, 1, 3) and s.table.can_insure(1, 1, 2)
+
+
+def test_9_3b_insurance_payable_in_chips() -> None:
+    s = start({"box1": 10}, Variants(smallest_chip=2))
+    s.deal("Ts", "As", "8c")
+    with pytest.raises(IllegalAction) as exc:
+        s.table.insure(1, 1, 3)
+    assert exc.value.rule == "9.3(b)"
+
+
+def test_9_4_winning_insurance_paid_2_to_1() -> None:
+    s = insured_round()
+    s.deal("Kd")  # dealer blackjack
+    assert s.state == "settlement"
+    assert insurance_payouts(s) == [(2, 1, Outcome.WIN, 4), (5, 1, Outcome.WIN, 6)]
+    assert wager_payouts(s) == [(2, 1, 1, Outcome.LOSE, -4), (5, 1, 1, Outcome.LOSE, -6)]
+
+
+def test_9_5_losing_insurance_collected_before_next_card() -> None:
+    s = insured_round()
+    s.deal("5d")  # dealer soft 16: must draw, but insurance is still on the layout
+    assert s.state == "insurance_settlement"
+    assert s.table.view().next_action == "Collect losing insurance: boxes 2, 5 (rule 9.5)"
+    assert s.log[-1] != UnlockShoe()
+    s.clear("insurance2")
+    assert s.table.view().next_action == "Collect losing insurance: boxes 5 (rule 9.5)"
+    s.deal("4c")  # too early: box 5's insurance is still there
+    assert s.state == "hold" and s.of(Violation)[-1].rule == "9.5"
+
+
+def test_9_5_insurance_collected_when_every_spot_reads_clear() -> None:
+    s = insured_round()
+    s.deal("5d")
+    out = s.clear("insurance2", "insurance5")
+    assert s.state == "dealer_drawing" and UnlockShoe() in out
+    assert insurance_payouts(s) == [(2, 1, Outcome.LOSE, -2), (5, 1, Outcome.LOSE, -3)]
+    s.deal("4c")  # dealer 20
+    assert s.state == "settlement"
+
+
+def test_9_5_without_sensors_dealer_confirms_with_insurance_closed() -> None:
+    s = insured_round(insurance_sensors=False)
+    s.deal("5d")
+    assert s.state == "insurance_settlement"
+    s.press(INSURANCE_CLOSED)
+    assert s.state == "dealer_drawing"
+
+
+def test_9_6_voided_hand_voids_its_insurance() -> None:
+    s = insured_round()
+    s.deal("5d")
+    s.clear("insurance2", "insurance5")  # losing insurance collected (9.5)...
+    s.press(VOID_HAND)  # ...then the hand is voided
+    assert s.state == "hold"
+    s.supervisor("Pat Supervisor", HoldDecision.VOID_HAND)
+    assert s.state == "settlement"
+    assert sorted(insurance_payouts(s)) == [(2, 1, Outcome.VOID, 0), (5, 1, Outcome.VOID, 0)]
+    assert {o for (_, _, _, o, _) in wager_payouts(s)} == {Outcome.VOID}
+    assert s.table.settled is not None and s.table.settled.void
+    assert s.table.settled.wagers_in == 4 + 6 + 2 + 3
+
+
+# --- payment of blackjack 10.1-10.3 ---------------------------------------------------
+
+
+def test_10_1_blackjack_paid_3_to_2_at_once_and_removed_before_next_card() -> None:
+    s = start({"box1": 4, "box2": 4})
+    out = s.deal("As", "9h", "7d", "Kc", "9c")  # box1 blackjack, dealer 7
+    assert s.state == "boxes_acting" and s.table.awaiting_removal
+    paid = [p for p in s.of(Payout, out) if p.at_once]
+    assert [(p.box, p.outcome, p.won) for p in paid] == [(1, Outcome.BLACKJACK, 6)]
+    assert s.log[-1] != UnlockShoe()
+    s.deal("2h")  # box2's card, but box 1's cards are still on the layout
+    assert s.state == "hold" and s.of(Violation)[-1].rule == "10.1"
+
+
+def test_10_1_removal_confirmed_then_play_goes_on() -> None:
+    s = start({"box1": 4, "box2": 4})
+    s.deal("As", "9h", "7d", "Kc", "9c")
+    out = s.press(NEXT)  # cards in the discard rack
+    assert UnlockShoe() in out and s.table.current_box is not None
+    assert s.table.current_box.number == 2
+
+
+def test_10_1_discard_rack_reader_confirms_removal() -> None:
+    s = start({"box1": 4}, Variants(discard_rack_reader=True))
+    s.deal("As", "7d", "Kc")
+    s.press(NEXT)  # the console cannot confirm on a table with a reader
+    assert s.table.awaiting_removal
+    s.occupy("discard")
+    assert not s.table.awaiting_removal and s.state == "dealer_second"
+
+
+def test_10_2_blackjack_held_against_a_ten_until_dealer_complete() -> None:
+    s = start({"box1": 4})
+    s.deal("As", "Td", "Kc")
+    assert not s.of(Payout) and not s.table.awaiting_removal
+    assert s.state == "dealer_second"
+    s.deal("7h")
+    assert wager_payouts(s) == [(1, 1, 1, Outcome.BLACKJACK, 6)]
+
+
+def test_10_2_blackjack_against_dealer_blackjack_pushes() -> None:
+    s = start({"box1": 4})
+    s.deal("As", "Td", "Kc", "Ah")
+    assert wager_payouts(s) == [(1, 1, 1, Outcome.PUSH, 0)]
+
+
+def test_10_3a_even_money_paid_at_once() -> None:
+    s = start({"box1": 4})
+    s.deal("As", "Ad", "Kc")
+    out = s.press(EVEN_MONEY)
+    assert [(p.outcome, p.won, p.at_once) for p in s.of(Payout, out)] == [
+        (Outcome.EVEN_MONEY, 4, True)
+    ]
+    s.deal("9s")  # before removal: violation of 10.3(b)
+    assert s.state == "hold" and s.of(Violation)[-1].rule == "10.3(b)"
+
+
+def test_10_3b_even_money_only_when_every_person_on_the_box_elects() -> None:
+    s = start({"box1": 4, "box1.p2": 2})
+    s.deal("As", "Ad", "Kc")
+    out = s.press(EVEN_MONEY)
+    assert s.of(EvenMoneyElected, out) == [EvenMoneyElected(1, 1, False)]
+    assert not s.of(Payout)
+    s.press(NEXT)  # insurance closes with only one election: it lapses (10.2 applies)
+    assert s.state == "dealer_second"
+    s.deal("9s")
+    assert wager_payouts(s) == [
+        (1, 1, 1, Outcome.BLACKJACK, 6),
+        (1, 1, 2, Outcome.BLACKJACK, 3),
+    ]
+
+
+def test_10_3b_even_money_paid_when_all_elect() -> None:
+    s = start({"box1": 4, "box1.p2": 2})
+    s.deal("As", "Ad", "Kc")
+    out = s.press(EVEN_MONEY, EVEN_MONEY)
+    assert [(p.person, p.won) for p in s.of(Payout, out)] == [(1, 4), (2, 2)]
+
+
+# --- doubles, splits, drawing (variants) ----------------------------------------------
+
+
+def test_double_one_card_only_and_doubled_stake() -> None:
+    s = start({"box1": 4})
+    s.deal("6s", "9h", "5c")
+    s.press(DOUBLE)
+    s.deal("2d")  # 13 doubled: the hand is done
+    assert s.state == "dealer_second"
+    s.deal("6d", "Kc")  # dealer 15, then busts
+    assert wager_payouts(s) == [(1, 1, 1, Outcome.WIN, 8)]
+
+
+def test_double_not_on_a_hand_with_an_ace_by_default() -> None:
+    s = start({"box1": 4})
+    s.deal("As", "9h", "6c")
+    out = s.press(DOUBLE)
+    assert [r.rule for r in s.of(Refused, out)] == ["double"]
+    assert not s.table.can_double(1)
+    assert start({"box1": 4}, Variants(double_on=DoubleOn.ANY_TWO)).table is not None
+
+
+def test_double_nine_to_eleven_variant() -> None:
+    s = start({"box1": 4}, Variants(double_on=DoubleOn.NINE_TO_ELEVEN))
+    s.deal("6s", "9h", "6c")
+    assert not s.table.can_double(1)
+
+
+def test_split_aces_one_card_each_and_21_is_not_blackjack() -> None:
+    s = start({"box1": 4})
+    s.deal("As", "9h", "Ac")
+    s.press(SPLIT)
+    s.deal("Kd")  # first ace: 21, one card only
+    s.deal("5h")  # second ace: soft 16, one card only
+    assert s.state == "dealer_second"
+    s.deal("Tc")  # dealer 19
+    assert wager_payouts(s) == [(1, 1, 1, Outcome.WIN, 4), (1, 2, 1, Outcome.LOSE, -4)]
+    assert s.table.settled is not None and s.table.settled.wagers_in == 8
+
+
+def test_split_at_most_three_hands() -> None:
+    s = start({"box1": 4})
+    s.deal("8s", "9h", "8c")
+    s.press(SPLIT)
+    s.deal("8d")
+    s.press(SPLIT)
+    s.deal("8h")
+    assert not s.table.can_split(1)
+    with pytest.raises(IllegalAction) as exc:
+        s.table.verify_split(1)
+    assert exc.value.rule == "split"
+
+
+def test_must_draw_to_11_or_less() -> None:
+    s = start({"box1": 4})
+    s.deal("5s", "9h", "6c")
+    out = s.press(NEXT)
+    assert [r.rule for r in s.of(Refused, out)] == ["must-draw"]
+    assert s.state == "boxes_acting"
+
+
+def test_dealer_stands_on_soft_17_by_default() -> None:
+    s = start({"box1": 4})
+    s.deal("Ts", "6h", "9c")
+    s.press(NEXT)
+    s.deal("As")  # soft 17
+    assert s.state == "settlement"
+
+
+def test_dealer_hits_soft_17_variant() -> None:
+    s = start({"box1": 4}, Variants(dealer_hits_soft_17=True))
+    s.deal("Ts", "6h", "9c")
+    s.press(NEXT)
+    s.deal("As")
+    assert s.state == "dealer_drawing"
+
+
+@pytest.mark.parametrize(
+    ("takes", "expected"),
+    [
+        (DealerBlackjackTakes.ORIGINAL_ONLY, [(Outcome.RETURNED, -4)]),
+        (DealerBlackjackTakes.EVERYTHING, [(Outcome.LOSE, -8)]),
+    ],
+)
+def test_doubled_hand_against_dealer_blackjack_per_variant(
+    takes: DealerBlackjackTakes, expected: list[tuple[Outcome, int]]
+) -> None:
+    s = start({"box1": 4}, Variants(dealer_blackjack_takes=takes))
+    s.deal("6s", "Th", "5c")
+    s.press(DOUBLE)
+    s.deal("9d", "Ac")
+    assert [(o, n) for (_, _, _, o, n) in wager_payouts(s)] == expected
+
+
+# --- holds and the supervisor -------------------------------------------------------
+
+
+def test_hold_cleared_only_by_a_named_supervisor_keep_card() -> None:
+    s = insured_round()
+    s.deal("5d")
+    s.deal("4c")  # 9.5 violation: insurance still on the layout
+    s.press(NEXT)
+    assert s.state == "hold"
+    with pytest.raises(IllegalAction):
+        s.table.supervisor_clear(" ", HoldDecision.KEEP_CARD)
+    s.supervisor("Pat", HoldDecision.KEEP_CARD)  # the card stands as the dealer's third
+    assert s.state == "settlement"
+    assert [str(c) for c in s.table.dealer.cards] == ["As", "5d", "4c"]
+
+
+def test_card_before_no_more_bets_kept_starts_the_deal() -> None:
+    s = ScriptedTable()
+    s.press(NEXT)
+    s.occupy("box1", 4)
+    s.deal("9s")
+    s.supervisor("Pat", HoldDecision.KEEP_CARD)
+    assert s.state == "initial_deal"
+    assert [str(c) for c in s.table.boxes[0].hands[0].cards] == ["9s"]
+
+
+# --- shuffle (7.1), config, display ---------------------------------------------------
+
+
+def test_7_1_shuffle_at_start_and_after_cutting_card() -> None:
+    s = ScriptedTable()
+    assert s.table.shuffle.due == "7.1(a)"
+    s.press(NEXT)
+    assert s.table.shuffle.due is None
+    s.occupy("box1", 4)
+    s.press(NO_MORE_BETS)
+    s.deal("Ts")
+    s.cut_card()  # mid-round: shuffle at the end of this round (7.1c)
+    s.deal("9h", "8c")
+    s.press(NEXT)
+    s.deal("Kd")
+    out = s.press(NEXT)
+    assert s.of(ShuffleDue, out) == [ShuffleDue("7.1(c)")]
+
+
+def test_7_1b_cutting_card_as_first_card_of_a_round() -> None:
+    s = ScriptedTable()
+    s.press(NEXT)
+    s.occupy("box1", 4)
+    s.press(NO_MORE_BETS)
+    out = s.cut_card()
+    assert s.of(ShuffleDue, out) == [ShuffleDue("7.1(b)")]
+
+
+def test_variants_are_checked() -> None:
+    with pytest.raises(ConfigError):
+        Variants(decks=3)
+
+
+def test_display_model_is_json_and_shows_soft_totals() -> None:
+    s = start({"box1": 4, "box1.p2": 2})
+    s.deal("As", "9h", "6c")
+    view = s.table.view()
+    text = json.dumps(view.as_dict())
+    assert '"soft 17"' in text
+    assert view.boxes[0].wagers == {"p1": 4, "p2": 2}
+    assert view.next_action.startswith("Box 1: soft 17")
+    assert view.buttons["double"] is False
+
+
+def test_no_more_bets_needs_a_wager() -> None:
+    s = ScriptedTable()
+    s.press(NEXT)
+    out = s.press(NO_MORE_BETS)
+    assert [r.rule for r in s.of(Refused, out)] == ["4.1"]
+    assert isinstance(s.table, BlackjackTable) and s.state == "betting"
