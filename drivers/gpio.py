@@ -17,6 +17,11 @@ Long press. A button with ``hold_s`` (the supervisor key by default) reports
 ``ButtonPressed(held=False)`` on release if it was let go earlier; other buttons report on
 the press itself. Exactly one event per press.
 
+Buttons are gpiozero ``DigitalInputDevice``, the device its ``Button`` is built on:
+``Button`` adds one hold thread per button that polls every 100 ms and blocks ``close()``
+for up to ``hold_time`` while pressed, and its hold timer starts on the raw, bouncing
+edge. The settle thread here times long presses from the debounced press instead.
+
 Threads. gpiozero calls back on its own threads (MockFactory: on the thread that drives
 the pin). The callback only stamps the time and wakes one settle thread, which reads the
 level and puts the event on the queue; the controller thread never waits on a pin.
@@ -34,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from gpiozero import Button, DigitalInputDevice
+from gpiozero import DigitalInputDevice
 
 from controller.ports import (
     ButtonPressed,
@@ -96,6 +101,7 @@ class _Watch:
     burst_start: float = 0.0
     hold_at: float | None = None
     held_sent: bool = False
+    button: bool = False
 
 
 class TableIO:
@@ -139,7 +145,7 @@ class TableIO:
                     self._attach(watch)
                 initial = [w for w in self._watches if w.stable]
             for watch in initial:
-                if isinstance(watch.device, Button):
+                if watch.button:
                     log.warning("button %s is down at start: ignored until released", watch.name)
                 elif report_initial:
                     self._put(SpotOccupied(source=self.source, spot=watch.name))
@@ -176,7 +182,7 @@ class TableIO:
         return _Watch(name, device, spot.debounce_s, changed)
 
     def _button_watch(self, spec: ButtonInput, pin_factory: Any) -> _Watch:
-        device = Button(
+        device = DigitalInputDevice(
             f"GPIO{spec.pin}",
             bounce_time=None,
             pin_factory=pin_factory,
@@ -195,6 +201,7 @@ class TableIO:
             self._put(ButtonPressed(source=self.source, button=button, held=True))
 
         watch = _Watch(button.value, device, spec.debounce_s, changed, spec.hold_s, held)
+        watch.button = True
         return watch
 
     def _attach(self, watch: _Watch) -> None:

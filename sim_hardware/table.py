@@ -55,9 +55,12 @@ class RecordingPin(MockPWMPin):  # type: ignore[misc]
 
     def __init__(self, factory: SimPinFactory, info: Any) -> None:
         self._sim = factory
+        self.held_at: bool | None = None  # the level the wiring holds an input at
         super().__init__(factory, info)
 
     def _change_state(self, value: Any) -> bool:
+        if self.held_at is not None and self.function == "input" and bool(value) != self.held_at:
+            return False  # a sensor or switch holds the line: a pull resistor cannot move it
         changed = bool(super()._change_state(value))
         if changed:
             self._sim.record(int(self.info.name.removeprefix("GPIO")), float(value))
@@ -160,6 +163,8 @@ class SimTable:
         for spec in self._inputs.values():
             pin = self.pin_factory.pin(f"GPIO{spec.pin}")
             self._drive(pin, active=False, active_high=spec.active_high)
+        with self.pin_factory.cond:
+            self.pin_factory.log.clear()  # the idle levels are the start, not changes
         self.lcd: LcdModel | None = None
         if pinmap.limit_sign is not None:
             sign = pinmap.limit_sign
@@ -170,7 +175,9 @@ class SimTable:
 
     @staticmethod
     def _drive(pin: Any, *, active: bool, active_high: bool) -> None:
-        if active == active_high:
+        level = active == active_high
+        pin.held_at = level
+        if level:
             pin.drive_high()
         else:
             pin.drive_low()
