@@ -1,0 +1,99 @@
+"""`tablectl sim-shoe`: a simulated shoe on a pseudo-terminal or TCP port, for engineers to
+test a monitor, a controller or their own firmware tools against.
+
+It prints the port to open (a pty path or a ``socket://`` URL) and deals a card every
+``--deal-every`` seconds until interrupted. It is a simulator, and says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import random
+import signal
+import sys
+import threading
+from typing import TextIO
+
+from sim_hardware.faults import FaultyLink, LineFaults
+from sim_hardware.link import Link, PtyLink, TcpLink
+from sim_hardware.shoe import ShoeRefused, SimulatedShoe
+
+log = logging.getLogger(__name__)
+
+FAULT_KINDS = ("corrupt", "split", "duplicate", "drop", "delay")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--pty", action="store_true", help="serve on a new pseudo-terminal")
+    where.add_argument("--tcp", type=int, metavar="PORT", help="serve on 127.0.0.1:PORT")
+    parser.add_argument("--decks", type=int, default=6, help="decks in the shoe (default 6)")
+    parser.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random)")
+    parser.add_argument(
+        "--deal-every", type=float, default=1.0, metavar="SECONDS", help="pace of the dealing"
+    )
+    parser.add_argument("--count", type=int, default=None, help="stop after this many cards")
+    parser.add_argument(
+        "--faults",
+        default="",
+        metavar="KIND=RATE,...",
+        help=f"line faults on what the shoe sends, e.g. corrupt=0.01,drop=0.02 ({FAULT_KINDS})",
+    )
+
+
+def parse_faults(text: str, rng: random.Random) -> LineFaults | None:
+    """``corrupt=0.01,drop=0.02`` to `LineFaults`; raises ValueError naming a bad entry."""
+    if not text:
+        return None
+    rates: dict[str, float] = {}
+    for entry in text.split(","):
+        kind, _, value = entry.partition("=")
+        kind = kind.strip()
+        if kind not in FAULT_KINDS:
+            raise ValueError(f"unknown fault {kind!r}; known: {', '.join(FAULT_KINDS)}")
+        try:
+            rate = float(value)
+        except ValueError:
+            raise ValueError(
+                f"fault {kind!r} needs a rate between 0 and 1, got {value!r}"
+            ) from None
+        if not 0.0 <= rate <= 1.0:
+            raise ValueError(f"fault {kind!r} rate {rate} is not between 0 and 1")
+        rates[kind] = rate
+    return LineFaults(rng, **rates)
+
+
+def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
+    seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
+    try:
+        faults = parse_faults(args.faults, random.Random(seed + 1))
+    except ValueError as exc:
+        print(f"tablectl sim-shoe: --faults: {exc}", file=sys.stderr)
+        return 2
+    link: Link = PtyLink() if args.pty else TcpLink(args.tcp)
+    line: Link = FaultyLink(link, outbound=faults) if faults else link
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    shoe = SimulatedShoe(line, decks=args.decks, rng=random.Random(seed)).start()
+    print(f"SIMULATED shoe ({args.decks} decks, seed {seed}) on {link.url}", file=out, flush=True)
+    log.warning("this is a SIMULATED shoe on %s", link.url)
+    dealt = 0
+    try:
+        while not stop.wait(args.deal_every):
+            if args.count is not None and dealt >= args.count:
+                break
+            try:
+                card = shoe.draw()
+            except ShoeRefused as exc:
+                print(f"not dealt: {exc}", file=out, flush=True)
+                continue
+            dealt += 1
+            print(f"dealt {card} ({shoe.cards_left} left)", file=out, flush=True)
+        shoe.wait_until_acknowledged(timeout=2.0)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        shoe.close()
+    return 0
