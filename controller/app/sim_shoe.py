@@ -61,7 +61,10 @@ def parse_faults(text: str, rng: random.Random) -> LineFaults | None:
         if not 0.0 <= rate <= 1.0:
             raise ValueError(f"fault {kind!r} rate {rate} is not between 0 and 1")
         rates[kind] = rate
-    return LineFaults(rng, **rates)
+    faults = LineFaults(rng)
+    for kind, rate in rates.items():
+        setattr(faults, kind, rate)
+    return faults
 
 
 def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
