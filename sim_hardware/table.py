@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 
 from drivers.pinmap import ButtonInput, PinMap, SpotInput
 
@@ -57,6 +57,14 @@ class RecordingPin(MockPWMPin):  # type: ignore[misc]
         self._sim = factory
         self.held_at: bool | None = None  # the level the wiring holds an input at
         super().__init__(factory, info)
+
+    def close(self) -> None:
+        """Release the pin. A pin that was not running PWM keeps the level it was last
+        driven to (MockPWMPin would zero every pin, hiding what the driver left behind)."""
+        if self._frequency is not None:
+            super().close()
+        else:
+            MockPin.close(self)
 
     def _change_state(self, value: Any) -> bool:
         if self.held_at is not None and self.function == "input" and bool(value) != self.held_at:
