@@ -38,7 +38,7 @@ def pokerkit_hands(hands: int, seed: int, players: int) -> float | None:
     except ImportError:
         return None
 
-    class FiveCardDraw(FixedLimitPokerMixin, SingleDraw):  # type: ignore[misc]
+    class FiveCardDraw(FixedLimitPokerMixin, SingleDraw):
         deck = Deck.STANDARD
         hand_types = (StandardHighHand,)
         hole_dealing_count = 5

@@ -51,9 +51,16 @@ def build_pots(
     any other seat matched are an uncalled bet and go back to their owner, unraked.
     Folded seats' chips stay in the pots they reach but make them eligible to no one.
     """
+    contributions = dict(contributions)
+    returns: dict[int, int] = {}
+    if contributions:
+        top = max(contributions, key=contributions.__getitem__)
+        matched = max((c for s, c in contributions.items() if s != top), default=0)
+        if contributions[top] > matched:  # nobody called this much: it goes back, unraked
+            returns[top] = contributions[top] - matched
+            contributions[top] = matched
     live_levels = sorted({c for s, c in contributions.items() if s not in folded and c > 0})
     pots: list[Pot] = []
-    returns: dict[int, int] = {}
     previous = 0
     for level in live_levels:
         amount = 0

@@ -1,0 +1,69 @@
+"""Helpers for the poker tests: set a table, deal chosen hands through the shoe events."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from controller.cards import DECK, Card
+from controller.poker.rules import PokerRules
+from controller.poker.table import Output, PokerTable
+from controller.ports import CardDrawn
+
+
+def cards(text: str) -> list[Card]:
+    return [Card.parse(t) for t in text.split()]
+
+
+def table_with(stacks: Mapping[int, int], **rules: object) -> PokerTable:
+    table = PokerTable(PokerRules(**rules))  # type: ignore[arg-type]
+    for seat, chips in stacks.items():
+        table.sit(seat, chips)
+    return table
+
+
+def shoe(table: PokerTable, card: Card) -> list[Output]:
+    return table.handle(CardDrawn(source="test-shoe", card=card))
+
+
+def deal(table: PokerTable, hands: Mapping[int, str] | None = None) -> list[Output]:
+    """Deal five cards to each seat in the table's dealing order, one at a time.
+
+    ``hands`` gives some seats' cards ("As Kd ..."); the others get unused cards in deck
+    order."""
+    chosen = {seat: cards(text) for seat, text in (hands or {}).items()}
+    used = {c for cs in chosen.values() for c in cs}
+    spare = iter(c for c in DECK if c not in used)
+    for seat in table.in_hand:
+        if seat not in chosen:
+            chosen[seat] = [next(spare) for _ in range(5)]
+    out: list[Output] = []
+    for index in range(5):
+        for seat in table.in_hand:
+            out += shoe(table, chosen[seat][index])
+    return out
+
+
+def unseen(table: PokerTable) -> list[Card]:
+    return [c for c in DECK if c not in table.seen]
+
+
+def flat_call(table: PokerTable) -> list[Output]:
+    """Everybody calls or checks until the betting round ends."""
+    out: list[Output] = []
+    while table.betting is not None and table.state in ("first_round", "final_round"):
+        seat = table.betting.to_act
+        if seat is None:
+            break
+        out += table.call(seat) if table.betting.to_call(seat) else table.check(seat)
+    return out
+
+
+def stand_pat(table: PokerTable) -> list[Output]:
+    out: list[Output] = []
+    while table.state == "drawing" and table.draw is not None and table.draw.drawer:
+        out += table.discard(table.draw.drawer, 0)
+    return out
+
+
+def seats_of(records: Sequence[object], kind: type) -> list[object]:
+    return [r for r in records if isinstance(r, kind)]
