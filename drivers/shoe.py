@@ -45,7 +45,7 @@ from controller.ports import (
     UnlockShoe,
 )
 from drivers.errors import DeviceError
-from drivers.transport import open_transport
+from drivers.transport import open_transport, read_available
 from firmware_bridge import messages as m
 from firmware_bridge.frame import FrameProblem
 from firmware_bridge.session import Incoming, PeerHeard, PeerHello, PeerNak, PeerSilent, Session
@@ -163,10 +163,9 @@ class SerialShoe:
                     delay = min(delay * 2, self._backoff[1])
                 continue
             try:
-                data = port.read(max(1, port.in_waiting))
-            except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
-                # TypeError/AttributeError: pyserial's port object torn down under a read
-                self._line_failed(f"read failed on {self.url}: {exc}")
+                data = read_available(port, self._read_timeout)
+            except DeviceError as exc:
+                self._line_failed(f"{self.url}: {exc}")
                 continue
             with self._lock:
                 incoming = self.session.receive_data(data) if data else []

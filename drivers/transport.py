@@ -15,10 +15,11 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import select
 
 import serial
 
-from drivers.errors import DeviceError, DeviceNotFound
+from drivers.errors import DeviceClosed, DeviceError, DeviceNotFound
 
 log = logging.getLogger(__name__)
 
@@ -63,3 +64,30 @@ def _ask_low_latency(port: serial.SerialBase, url: str) -> None:
             exc,
             url,
         )
+
+
+def read_available(port: serial.SerialBase, timeout: float) -> bytes:
+    """Whatever the line holds now (up to 4 KiB), waiting up to ``timeout`` for the first
+    byte; b"" on timeout. Raises `DeviceClosed` when the line is gone.
+
+    On a POSIX serial port this is one select() and one read() on the port's descriptor:
+    pyserial's own ``read(n)`` needs the count in advance, so a frame would take two
+    wake-ups (the first byte, then the rest), which doubled the card latency over a pty.
+    Other ports (sockets, loop://) go through pyserial.
+    """
+    fd = getattr(port, "fd", None)
+    try:
+        if fd is None:
+            return bytes(port.read(max(1, port.in_waiting)))
+        ready, _, _ = select.select([fd], [], [], timeout)
+        if not ready:
+            return b""
+        data = os.read(fd, 4096)
+    except BlockingIOError:
+        return b""
+    except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+        # TypeError/AttributeError: pyserial's port object torn down under a read
+        raise DeviceClosed(f"read failed: {exc}") from exc
+    if not data:  # Linux: a vanished tty is "ready" but reads nothing
+        raise DeviceClosed("the device reports data ready but sends none: disconnected?")
+    return data

@@ -82,6 +82,7 @@ class SimulatedShoe:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._was_connected = link.connected
+        self.last_write_at = 0.0
 
     # --- life cycle ---------------------------------------------------------------------
 
@@ -191,4 +192,5 @@ class SimulatedShoe:
     def _flush(self) -> None:
         data = self.session.data_to_send()
         if data:
+            self.last_write_at = time.perf_counter()  # for latency benchmarks
             self.link.write(data)
