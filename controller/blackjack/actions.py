@@ -163,6 +163,8 @@ class RulesActions:
             self._refuse("10.1", "remove the paid blackjack's cards first")
         if len(self._current.cards) < 2:
             self._refuse("4.1", f"box {box}'s hand is waiting for its second card")
+        if self._current.doubled:
+            self._refuse("double", f"box {box} doubled: it takes exactly one more card")
         return self._current
 
     # --- wagers (4.1, 4.2) ----------------------------------------------------------------

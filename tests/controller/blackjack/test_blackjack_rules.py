@@ -460,3 +460,12 @@ def test_no_more_bets_needs_a_wager() -> None:
     out = s.press(NO_MORE_BETS)
     assert [r.rule for r in s.of(Refused, out)] == ["4.1"]
     assert isinstance(s.table, BlackjackTable) and s.state == "betting"
+
+
+def test_double_once_then_exactly_one_card() -> None:
+    s = start({"box1": 4})
+    s.deal("6s", "9h", "5c")
+    s.press(DOUBLE)
+    out = s.press(DOUBLE, SPLIT, NEXT)  # no second double, no split, no standing
+    assert [r.rule for r in s.of(Refused, out)] == ["double"] * 3
+    assert s.table.wagers_in == 8
