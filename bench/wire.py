@@ -24,12 +24,13 @@ import threading
 import time
 import tty
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from controller.cards import DECK
 from controller.ports import CardDrawn, Event
-from drivers.shoe import SerialShoe
+from drivers.serial_device import SerialDevice
 from firmware_bridge import messages as m
 from firmware_bridge.frame import FrameDecoder
 from firmware_bridge.session import Session
@@ -119,7 +120,7 @@ def card_latency(cards: int) -> list[float]:
     deck = [rng.choice(DECK) for _ in range(cards + 10)]
     events = StampedQueue()
     samples = []
-    with SimulatedShoe(link, cards=deck) as shoe, SerialShoe(link.url, events) as driver:
+    with SimulatedShoe(link, cards=deck) as shoe, SerialDevice(link.url, events) as driver:
         for _ in range(10):  # warm up: hello, first cards
             shoe.draw()
         _drain_cards(events, driver, 10)
@@ -131,7 +132,7 @@ def card_latency(cards: int) -> list[float]:
     return samples
 
 
-def _drain_cards(events: queue.Queue[Event], driver: SerialShoe, n: int) -> None:
+def _drain_cards(events: queue.Queue[Event], driver: SerialDevice, n: int) -> None:
     while n:
         event = events.get(timeout=10)
         seq = getattr(event, "seq", None)
@@ -155,7 +156,7 @@ def main() -> int:
     frame_size = len(m.encode(m.CardDrawn(1, "As", 0)))
     floor = raw_echo_floor(args.cards, frame_size)
     ours = card_latency(args.cards)
-    result = {
+    result: dict[str, Any] = {
         "decode_frames_per_second": rates,
         "card_latency_us": {
             "median": statistics.median(ours) * 1e6,

@@ -73,9 +73,9 @@ def test_imports_respect_the_floors(package: str, path: Path) -> None:
 
 def test_the_checker_catches_a_violation(tmp_path: Path) -> None:
     fake = ROOT / "controller" / "blackjack" / "x.py"
-    assert forbidden("controller", fake, "drivers.shoe")
+    assert forbidden("controller", fake, "drivers.serial_device")
     assert forbidden("firmware_bridge", ROOT / "firmware_bridge" / "x.py", "serial")
     assert forbidden("drivers", ROOT / "drivers" / "x.py", "controller.blackjack.machine")
     assert forbidden("drivers", ROOT / "drivers" / "x.py", "sim_hardware.shoe")
     assert not forbidden("drivers", ROOT / "drivers" / "x.py", "controller.ports.CardDrawn")
-    assert not forbidden("controller", ROOT / "controller" / "app" / "x.py", "drivers.shoe")
+    assert not forbidden("controller", ROOT / "controller" / "app" / "x.py", "drivers.serial_device")

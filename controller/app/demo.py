@@ -17,7 +17,7 @@ from typing import TextIO
 
 from controller.app.shoe_monitor import Monitor
 from controller.ports import Event
-from drivers.shoe import SerialShoe
+from drivers.serial_device import SerialDevice
 from sim_hardware.link import PtyLink
 from sim_hardware.shoe import SimulatedShoe
 
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     shoe = SimulatedShoe(link, decks=6, rng=random.Random(seed)).start()
     events: queue.Queue[Event] = queue.Queue()
-    driver = SerialShoe(link.url, events).start()
+    driver = SerialDevice(link.url, events).start()
     monitor = Monitor(out)
     print(f"SIMULATED table: shoe of 6 decks (seed {seed}) on {link.url}", file=out, flush=True)
     print("Ctrl-C to stop.", file=out, flush=True)

@@ -81,8 +81,13 @@ def _steps(io: TableIO, pinmap: PinMap) -> list[Step]:
     steps: list[Step] = []
     if pinmap.gate is not None:
         pin = pinmap.gate.pin
-        steps.append((f"shoe gate: unlocked (GPIO{pin})", lambda: io.execute(UnlockShoe())))
-        steps.append((f"shoe gate: locked (GPIO{pin})", lambda: io.execute(LockShoe())))
+        unlock: Step = (f"shoe gate: unlocked (GPIO{pin})", lambda: io.execute(UnlockShoe()))
+        lock: Step = (f"shoe gate: locked (GPIO{pin})", lambda: io.execute(LockShoe()))
+        # first away from the fail-safe state (the coil energised), then back to it
+        if pinmap.gate.fail_safe.value == "locked":
+            steps += [unlock, lock]
+        else:
+            steps += [lock, unlock]
     for lamp in pinmap.lamps:
 
         def on(lamp: Any = lamp.lamp) -> None:
@@ -125,7 +130,11 @@ def _walk_inputs(sim: SimTable, pinmap: PinMap, stop: threading.Event, gap: floa
         for button in pinmap.buttons:
             if stop.wait(gap):
                 return
-            sim.press(button.name, hold=button.hold_s + 0.1 if button.hold_s else 0.0)
+            sim.set_input(button.name, True, bounce=5)
+            held = stop.wait(button.hold_s + 0.1 if button.hold_s else max(gap, 0.1))
+            sim.set_input(button.name, False, bounce=5)
+            if held:
+                return
 
 
 def run(args: argparse.Namespace) -> int:

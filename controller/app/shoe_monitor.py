@@ -29,7 +29,7 @@ from controller.ports import (
     ShoeStatusChanged,
 )
 from drivers.errors import DeviceError
-from drivers.shoe import SerialShoe
+from drivers.serial_device import SerialDevice
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -90,7 +90,7 @@ class Monitor:
 def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     events: queue.Queue[Event] = queue.Queue()
     try:
-        driver = SerialShoe(args.url, events, baudrate=args.baud).start()
+        driver = SerialDevice(args.url, events, baudrate=args.baud).start()
     except DeviceError as exc:
         print(f"tablectl shoe-monitor: {exc}", file=sys.stderr)
         return 2

@@ -15,9 +15,10 @@ import sys
 import threading
 from typing import TextIO
 
+from sim_hardware.device import DeviceRefused
 from sim_hardware.faults import FaultyLink, LineFaults
 from sim_hardware.link import Link, PtyLink, TcpLink
-from sim_hardware.shoe import ShoeRefused, SimulatedShoe
+from sim_hardware.shoe import SimulatedShoe
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +89,7 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
                 break
             try:
                 card = shoe.draw()
-            except ShoeRefused as exc:
+            except DeviceRefused as exc:
                 print(f"not dealt: {exc}", file=out, flush=True)
                 continue
             dealt += 1

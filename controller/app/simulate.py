@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TextIO
+from typing import Any, Protocol, TextIO
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,7 +24,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     poker.add_argument("--json", action="store_true", help="print one JSON object")
 
 
+class Result(Protocol):
+    def as_dict(self) -> dict[str, Any]: ...
+    def report(self) -> str: ...
+
+
 def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
+    result: Result
     if args.game == "blackjack":
         from controller.blackjack.simulate import simulate as play_blackjack
 

@@ -1,11 +1,11 @@
-"""The serial shoe driver: a device speaking the table device protocol on a serial line.
+"""A device speaking the table device protocol (docs/protocol.md) on a serial line.
 
-A dealing shoe, and a chip-value reader speaking the same protocol (CHIPS_SENSED), both use
-this driver. One reader thread owns the line: it reads whatever arrives, lets the protocol
-session (`firmware_bridge.session`) sort it into new messages, duplicates and damage, turns
-each new message into an immutable `controller.ports` event and puts it on the controller's
-queue. It never acknowledges on its own: the controller journals the event first and then
-calls `acknowledge(seq)`, so a power cut between the two makes the device resend, and the
+The dealing shoe, and chip-value readers (CHIPS_SENSED), both use this driver. One
+reader thread owns the line: it reads whatever arrives, lets the protocol session
+(`firmware_bridge.session`) sort it into new messages, duplicates and damage, turns each new
+message into an immutable `controller.ports` event and puts it on the controller's queue. It
+never acknowledges on its own: the controller journals the event first and then calls
+`acknowledge(seq)`, so a power cut between the two makes the device resend, and the
 duplicate is recognised by its sequence number.
 
 When the line fails (cable pulled, adapter unplugged, socket closed) the driver reports
@@ -57,7 +57,7 @@ LAMP_IDS = {lamp: number for number, lamp in enumerate(Lamp, start=1)}
 _PATTERNS = {pattern: m.LampPattern[pattern.name] for pattern in LampPattern}
 
 
-class SerialShoe:
+class SerialDevice:
     def __init__(
         self,
         url: str,
@@ -100,7 +100,7 @@ class SerialShoe:
 
     # --- life cycle ---------------------------------------------------------------------
 
-    def start(self) -> SerialShoe:
+    def start(self) -> SerialDevice:
         """Open the port (raising `DeviceNotFound`/`DeviceError` if it cannot) and start
         reading."""
         self._port = open_transport(self.url, baudrate=self._baudrate, timeout=self._read_timeout)
@@ -119,7 +119,7 @@ class SerialShoe:
         with self._lock:
             self._close_port()
 
-    def __enter__(self) -> SerialShoe:
+    def __enter__(self) -> SerialDevice:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

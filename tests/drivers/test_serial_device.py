@@ -18,6 +18,7 @@ import pytest
 from controller.cards import DECK, Card
 from controller.ports import (
     CardDrawn,
+    ChipsSensed,
     DeviceFault,
     DeviceHello,
     DeviceLost,
@@ -30,12 +31,13 @@ from controller.ports import (
 )
 from drivers import transport
 from drivers.errors import DeviceNotFound
-from drivers.shoe import SerialShoe
+from drivers.serial_device import SerialDevice
 from firmware_bridge import messages as m
 from firmware_bridge.frame import encode_frame
+from sim_hardware.device import DeviceRefused, SimulatedChipReader
 from sim_hardware.faults import FaultyLink, LineFaults
 from sim_hardware.link import Link, PtyLink, TcpLink
-from sim_hardware.shoe import ShoeRefused, SimulatedShoe
+from sim_hardware.shoe import SimulatedShoe
 
 WAIT = 10.0
 
@@ -44,7 +46,7 @@ class Controller:
     """Stands in for the controller thread: takes events off the queue, "journals" them,
     then acknowledges, exactly as the event loop does."""
 
-    def __init__(self, driver: SerialShoe) -> None:
+    def __init__(self, driver: SerialDevice) -> None:
         self.driver = driver
         self.journal: list[Event] = []
 
@@ -112,7 +114,7 @@ def test_2000_cards_through_a_faulty_line_arrive_exactly_once_in_order(pty: PtyL
     line = faulty(pty, seed=12)
     with (
         SimulatedShoe(line, cards=cards, rng=random.Random(13)) as shoe,
-        SerialShoe(pty.url, queue.Queue(), resend_interval=0.05) as driver,
+        SerialDevice(pty.url, queue.Queue(), resend_interval=0.05) as driver,
     ):
         ctl = Controller(driver)
         deal(shoe, ctl, len(cards))
@@ -129,7 +131,7 @@ def test_2000_cards_with_the_cable_pulled_twice(pty: PtyLink) -> None:
     cards = random_cards(2000, seed=21)
     with (
         SimulatedShoe(faulty(pty, seed=22), cards=cards, rng=random.Random(23)) as shoe,
-        SerialShoe(pty.url, queue.Queue(), resend_interval=0.05) as driver,
+        SerialDevice(pty.url, queue.Queue(), resend_interval=0.05) as driver,
     ):
         ctl = Controller(driver)
         deal(shoe, ctl, len(cards), pull_at=(700, 1400))
@@ -144,7 +146,7 @@ def test_over_a_tcp_socket_url() -> None:
     cards = random_cards(300, seed=31)
     with (
         SimulatedShoe(faulty(link, seed=32), cards=cards, rng=random.Random(33)) as shoe,
-        SerialShoe(link.url, queue.Queue(), resend_interval=0.05) as driver,
+        SerialDevice(link.url, queue.Queue(), resend_interval=0.05) as driver,
     ):
         ctl = Controller(driver)
         deal(shoe, ctl, len(cards), pull_at=(150,))
@@ -154,7 +156,7 @@ def test_over_a_tcp_socket_url() -> None:
 def test_the_shoe_forgets_a_card_only_after_the_controller_acknowledges(pty: PtyLink) -> None:
     with (
         SimulatedShoe(pty, decks=1) as shoe,
-        SerialShoe(pty.url, queue.Queue()) as driver,
+        SerialDevice(pty.url, queue.Queue()) as driver,
     ):
         card = shoe.draw()
         event = driver.events.get(timeout=WAIT)
@@ -167,7 +169,10 @@ def test_the_shoe_forgets_a_card_only_after_the_controller_acknowledges(pty: Pty
 
 
 def test_hello_reports_the_device(pty: PtyLink) -> None:
-    with SimulatedShoe(pty, serial_number="SHOE-42") as _, SerialShoe(pty.url, queue.Queue()) as d:
+    with (
+        SimulatedShoe(pty, serial_number="SHOE-42") as _,
+        SerialDevice(pty.url, queue.Queue()) as d,
+    ):
         hello = Controller(d).until(DeviceHello)
         assert isinstance(hello, DeviceHello)
         assert (hello.device_kind, hello.serial_number, hello.protocol_version) == (
@@ -178,13 +183,13 @@ def test_hello_reports_the_device(pty: PtyLink) -> None:
 
 
 def test_gate_lock_reaches_the_shoe_and_it_refuses_to_deal(pty: PtyLink) -> None:
-    with SimulatedShoe(pty) as shoe, SerialShoe(pty.url, queue.Queue()) as driver:
+    with SimulatedShoe(pty) as shoe, SerialDevice(pty.url, queue.Queue()) as driver:
         ctl = Controller(driver)
         ctl.until(DeviceHello)
         driver.execute(LockShoe())
         status = ctl.until(ShoeStatusChanged)
         assert isinstance(status, ShoeStatusChanged) and status.gate_locked
-        with pytest.raises(ShoeRefused, match="locked"):
+        with pytest.raises(DeviceRefused, match="locked"):
             shoe.draw()
         driver.execute(UnlockShoe())
         assert shoe.wait_for(lambda: not shoe.gate_locked, WAIT)
@@ -195,7 +200,7 @@ def test_gate_lock_reaches_the_shoe_and_it_refuses_to_deal(pty: PtyLink) -> None
 def test_the_cut_card_is_reported(pty: PtyLink) -> None:
     with (
         SimulatedShoe(pty, decks=1, cut_card_at=2) as shoe,
-        SerialShoe(pty.url, queue.Queue()) as driver,
+        SerialDevice(pty.url, queue.Queue()) as driver,
     ):
         ctl = Controller(driver)
         for _ in range(3):
@@ -227,7 +232,7 @@ def test_the_cut_card_is_reported(pty: PtyLink) -> None:
 def test_bad_input_gives_a_named_fault_and_loses_nothing(
     pty: PtyLink, reliable: bool, raw: bytes | tuple[int, bytes], fault: Fault
 ) -> None:
-    with SimulatedShoe(pty) as shoe, SerialShoe(pty.url, queue.Queue()) as driver:
+    with SimulatedShoe(pty) as shoe, SerialDevice(pty.url, queue.Queue()) as driver:
         ctl = Controller(driver)
         ctl.until(DeviceHello)
         first = shoe.draw()
@@ -250,12 +255,12 @@ def test_bad_input_gives_a_named_fault_and_loses_nothing(
 def test_a_bad_crc_is_naked_counted_and_logged(
     pty: PtyLink, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with SimulatedShoe(pty) as shoe, SerialShoe(pty.url, queue.Queue()) as driver:
+    with SimulatedShoe(pty) as shoe, SerialDevice(pty.url, queue.Queue()) as driver:
         ctl = Controller(driver)
         ctl.until(DeviceHello)
         frame = bytearray(encode_frame(m.MessageType.HEARTBEAT, 0))
         frame[3] ^= 0x40
-        with caplog.at_level(logging.WARNING, logger="drivers.shoe"):
+        with caplog.at_level(logging.WARNING, logger="drivers.serial_device"):
             shoe.send_raw(bytes(frame))
             ctl.until(DeviceFault)
         assert driver.session.counters.bad_frames == 1
@@ -265,12 +270,12 @@ def test_a_bad_crc_is_naked_counted_and_logged(
 
 def test_a_missing_port_refuses_to_start(tmp_path: object) -> None:
     with pytest.raises(DeviceNotFound, match="no device at /nonexistent/ttyUSB9"):
-        SerialShoe("/nonexistent/ttyUSB9", queue.Queue()).start()
+        SerialDevice("/nonexistent/ttyUSB9", queue.Queue()).start()
 
 
 def test_a_silent_device_is_reported_lost(pty: PtyLink) -> None:
     """Nobody answers on the line: after the heartbeat timeout the device is lost."""
-    with SerialShoe(pty.url, queue.Queue(), heartbeat_timeout=0.2) as driver:
+    with SerialDevice(pty.url, queue.Queue(), heartbeat_timeout=0.2) as driver:
         lost = Controller(driver).until(DeviceLost)
         assert isinstance(lost, DeviceLost) and "no word" in lost.reason
 
@@ -284,3 +289,18 @@ def test_low_latency_is_asked_of_usb_adapters_and_a_refusal_is_logged(
         port = transport.open_transport(pty.url)  # the pty refuses TIOCSSERIAL
         port.close()
     assert "cannot set low-latency mode" in caplog.text
+
+
+def test_a_chip_reader_reports_the_value_on_a_spot(pty: PtyLink) -> None:
+    with SimulatedChipReader(pty) as reader, SerialDevice(pty.url, queue.Queue()) as driver:
+        ctl = Controller(driver)
+        hello = ctl.until(DeviceHello)
+        assert isinstance(hello, DeviceHello) and hello.device_kind == "chip_reader"
+        reader.sense("box3", 250)
+        reader.sense("insurance3", 100)
+        ctl.until(ChipsSensed)
+        while sum(isinstance(e, ChipsSensed) for e in ctl.journal) < 2:
+            ctl.drain(block=True)
+        sensed = [(e.spot, e.total) for e in ctl.journal if isinstance(e, ChipsSensed)]
+        assert sensed == [("box3", 250), ("insurance3", 100)]
+        assert reader.wait_until_acknowledged(WAIT)
