@@ -64,7 +64,8 @@ class PokerStatus:
     blinds: tuple[int, ...]
     limits: tuple[int, int]  # the table notice, 11.5(a)
     seats: tuple[SeatView, ...]
-    pots: tuple[tuple[int, tuple[int, ...]], ...]  # (chips, eligible seats), main pot first
+    # (chips, eligible seats), main pot first; last, chips not yet matched by anyone
+    pots: tuple[tuple[int, tuple[int, ...]], ...]
     action: ActionView | None
     draw: DrawView | None
     showdown: dict[str, Any] | None
@@ -123,8 +124,10 @@ def status(table: PokerTable) -> PokerStatus:
         )
     pots: tuple[tuple[int, tuple[int, ...]], ...] = ()
     if table.state not in ("waiting", "complete") and table.contributed:
-        built, _ = build_pots(table.contributed, table.folded)
+        built, uncalled = build_pots(table.contributed, table.folded)
         pots = tuple((p.amount, p.eligible) for p in built)
+        # chips nobody has matched yet (a raise, the last blind) show as their own pot
+        pots += tuple((chips, (seat,)) for seat, chips in uncalled.items())
     occupied = set(table.stacks)
     return PokerStatus(
         state=table.state,

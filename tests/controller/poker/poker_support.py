@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from controller.cards import DECK, Card
+from controller.poker.betting import BettingRound
+from controller.poker.draw import Draw
 from controller.poker.rules import PokerRules
 from controller.poker.table import Output, PokerTable
 from controller.ports import CardDrawn
@@ -67,3 +69,22 @@ def stand_pat(table: PokerTable) -> list[Output]:
 
 def seats_of(records: Sequence[object], kind: type) -> list[object]:
     return [r for r in records if isinstance(r, kind)]
+
+
+def betting(table: PokerTable) -> BettingRound:
+    if table.betting is None:
+        raise AssertionError(f"no betting round ({table.state})")
+    return table.betting
+
+
+def drawing(table: PokerTable) -> Draw:
+    if table.draw is None:
+        raise AssertionError(f"no draw ({table.state})")
+    return table.draw
+
+
+def to_act(table: PokerTable) -> int:
+    seat = betting(table).to_act
+    if seat is None:
+        raise AssertionError("nobody to act")
+    return seat

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
-from poker_support import deal, flat_call, shoe, stand_pat, table_with, unseen
+from poker_support import betting, deal, drawing, flat_call, shoe, stand_pat, table_with, unseen
 
 from controller.errors import IllegalAction
 from controller.poker.records import (
@@ -13,17 +15,17 @@ from controller.poker.records import (
     ShowdownOrder,
     Violation,
 )
-from controller.poker.table import Decision
+from controller.poker.table import Decision, Output, PokerTable
 from controller.ports import Lamp, LampPattern, LockShoe, SetLamp, ShowLimits
 
 
-def settled(out: list[object]) -> HandSettled:
+def settled(out: Sequence[object]) -> HandSettled:
     found = [r for r in out if isinstance(r, HandSettled)]
     assert len(found) == 1, out
     return found[0]
 
 
-def four_players_to_the_draw() -> object:
+def four_players_to_the_draw() -> PokerTable:
     table = table_with({1: 100, 2: 100, 3: 100, 4: 100})
     table.start_hand(button=1)  # blinds: seat 2 posts 1, seat 3 posts 2
     deal(table)
@@ -37,12 +39,12 @@ def test_11_2c_first_round_starts_left_of_the_last_blind_and_goes_in_order() -> 
     table.start_hand(button=1)
     deal(table)
     assert table.state == "first_round"
-    assert table.betting is not None and table.betting.to_act == 4  # left of seat 3
+    assert betting(table).to_act == 4  # left of seat 3
     with pytest.raises(IllegalAction) as refused:
         table.call(1)
     assert refused.value.rule == "11.2(c)"
     table.call(4)
-    assert table.betting.to_act == 1
+    assert betting(table).to_act == 1
     assert not table.can_call(2)
 
 
@@ -63,7 +65,7 @@ def test_11_2c_i_the_only_player_left_wins_the_pot() -> None:
 
 def test_11_3a_the_draw_goes_clockwise_from_left_of_the_button() -> None:
     table = four_players_to_the_draw()
-    assert table.draw is not None and table.draw.drawer == 2  # not 4, left of the last blind
+    assert drawing(table).drawer == 2  # not 4, left of the last blind
     with pytest.raises(IllegalAction) as refused:
         table.discard(4, 1)
     assert refused.value.rule == "11.3(a)"
@@ -76,9 +78,9 @@ def test_11_3a_the_draw_goes_clockwise_from_left_of_the_button() -> None:
     burn, first, second = unseen(table)[:3]
     shoe(table, burn)
     shoe(table, first)
-    assert table.draw.drawer == 2 and table.draw.owed == 1
+    assert drawing(table).drawer == 2 and drawing(table).owed == 1
     shoe(table, second)
-    assert table.draw.drawer == 3
+    assert drawing(table).drawer == 3
     assert first in table.hands[2] and second in table.hands[2] and thrown[0] not in table.hands[2]
     assert len(table.hands[2]) == 5
 
@@ -97,7 +99,7 @@ def test_11_3a_a_card_before_the_announcement_holds_the_table() -> None:
     assert held.value.rule == "11.3(a)"
 
 
-def six_players_stub_runs_out() -> tuple[object, list[object]]:
+def six_players_stub_runs_out() -> tuple[PokerTable, list[Output]]:
     """Six players, seats 1-4 replace five cards each: seat 5's draw empties the stub."""
     table = table_with({seat: 100 for seat in range(1, 7)})
     table.start_hand(button=6)  # blinds 1 and 2; the draw starts at seat 1
@@ -108,7 +110,7 @@ def six_players_stub_runs_out() -> tuple[object, list[object]]:
         table.discard(seat, 5, list(table.hands[seat]))
         for card in unseen(table)[:5]:
             shoe(table, card)
-    assert table.draw is not None and table.draw.stub == 1
+    assert drawing(table).stub == 1
     table.discard(5, 5, list(table.hands[5]))
     out = shoe(table, unseen(table)[0])  # the stub's last card
     return table, out
@@ -121,7 +123,7 @@ def test_11_3b_only_earlier_players_discards_may_be_reshuffled() -> None:
     assert reshuffle.owners == ((1, 5), (2, 5), (3, 5), (4, 5))
     assert reshuffle.excluded_seats == (5, 6)
     assert len(reshuffle.cards) == 20
-    own_discard = table.draw.rack.known[5][0]
+    own_discard = drawing(table).rack.known[5][0]
     out = shoe(table, own_discard)  # seat 5's own discard: not to be reshuffled
     violation = next(r for r in out if isinstance(r, Violation))
     assert violation.rule == "11.3(b)" and violation.card == str(own_discard)
@@ -133,10 +135,10 @@ def test_11_3b_only_earlier_players_discards_may_be_reshuffled() -> None:
 
 def test_stub_runs_out_with_two_players_still_to_draw() -> None:
     table, _ = six_players_stub_runs_out()
-    eligible = [c for s in (1, 2, 3, 4) for c in table.draw.rack.known[s]]
+    eligible = [c for s in (1, 2, 3, 4) for c in drawing(table).rack.known[s]]
     for card in eligible[:4]:
         assert not [r for r in shoe(table, card) if isinstance(r, Violation)]
-    assert table.draw.drawer == 6
+    assert drawing(table).drawer == 6
     thrown = table.hands[6][:3]
     table.discard(6, 3, thrown)
     for card in eligible[4:7]:
@@ -152,7 +154,7 @@ def test_11_4a_final_round_is_opened_left_of_the_last_blind() -> None:
     table = four_players_to_the_draw()
     stand_pat(table)
     assert table.state == "final_round"
-    assert table.betting is not None and table.betting.to_act == 4
+    assert betting(table).to_act == 4
     with pytest.raises(IllegalAction) as refused:
         table.check(2)  # left of the button, where the draw began: not the opener
     assert refused.value.rule == "11.4(a)"
@@ -253,7 +255,7 @@ def test_11_5_raise_cap_from_the_table_config() -> None:
 
 def test_hold_refuses_play_until_a_supervisor_clears_it() -> None:
     table, _ = six_players_stub_runs_out()
-    shoe(table, table.draw.rack.known[5][0])
+    shoe(table, drawing(table).rack.known[5][0])
     assert table.hold is not None
     with pytest.raises(IllegalAction):
         table.supervisor_clear("", Decision.ACCEPT)
