@@ -90,10 +90,14 @@ def simulate(
     boxes: int = 1,
     variants: Variants | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    table_cls: type[BlackjackTable] = BlackjackTable,
 ) -> SimulationResult:
-    """Play ``rounds`` complete rounds on ``boxes`` boxes, one basic-strategy player each."""
+    """Play ``rounds`` complete rounds on ``boxes`` boxes, one basic-strategy player each.
+
+    ``variants`` overrides ``decks``; ``table_cls`` lets a benchmark count triggers.
+    """
     v = variants or Variants(decks=decks, cut_card_from_end=min(78, decks * 13))
-    table = BlackjackTable(v)
+    table = table_cls(v)
     shoe = Shoe(v.decks, random.Random(seed), v.cut_card_from_end)
     strategy = basic_strategy_table(v.dealer_blackjack_takes)
     drawn = {card: CardDrawn(source="sim-shoe", card=card) for card in DECK}
