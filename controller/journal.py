@@ -1,0 +1,242 @@
+"""The journal: every event, written durably before it is acknowledged, hash-chained.
+
+One SQLite file in WAL mode with ``synchronous=FULL``: when `Journal.append` returns, the
+row is on disk, so the controller may acknowledge the event to its device. Rows are never
+updated or deleted (triggers refuse it). Each row carries the SHA-256 of its own content
+and of the row before it, so `verify` finds a changed, deleted, inserted or swapped row and
+names it. Surveillance and the regulator read it with ``tablectl journal``.
+
+A row is: ``seq`` (1, 2, 3... with no gaps), wall-clock time (UTC, ISO 8601), monotonic
+time, the round it belongs to, the source device (or ``console`` / ``supervisor`` /
+``controller``), the kind (an event class name such as ``CardDrawn``, or a record such as
+``Violation``), the payload (canonical JSON), and the actor for console and supervisor
+actions. ``hash = sha256(prev_hash || canonical JSON of the other fields)``, hex; the first
+row's ``prev_hash`` is 64 zeros.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import enum
+import hashlib
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.cards import Card
+from controller.errors import TableError
+
+GENESIS = "0" * 64
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS journal (
+    seq       INTEGER PRIMARY KEY,
+    wall      TEXT    NOT NULL,
+    mono      REAL    NOT NULL,
+    round     INTEGER,
+    source    TEXT    NOT NULL,
+    kind      TEXT    NOT NULL,
+    payload   TEXT    NOT NULL,
+    actor     TEXT,
+    prev_hash TEXT    NOT NULL,
+    hash      TEXT    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS journal_round ON journal(round);
+CREATE TRIGGER IF NOT EXISTS journal_no_update BEFORE UPDATE ON journal
+BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS journal_no_delete BEFORE DELETE ON journal
+BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+"""
+
+
+class JournalError(TableError, OSError):
+    """The journal cannot be opened or written."""
+
+
+class JournalCorrupt(JournalError):
+    """The hash chain is broken. ``seq`` names the first row that does not check out."""
+
+    def __init__(self, seq: int, message: str) -> None:
+        super().__init__(f"journal row {seq}: {message}")
+        self.seq = seq
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    seq: int
+    wall: str
+    mono: float
+    round: int | None
+    source: str
+    kind: str
+    payload: dict[str, Any]
+    actor: str | None
+    prev_hash: str
+    hash: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def to_jsonable(value: Any) -> Any:
+    """Events and records as plain JSON values: dataclasses become objects (with their
+    class name under ``"type"``), cards their text, enums their value."""
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, enum.Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out = {"type": type(value).__name__}
+        for f in dataclasses.fields(value):
+            out[f.name] = to_jsonable(getattr(value, f.name))
+        return out
+    if isinstance(value, list | tuple | frozenset | set):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    return value
+
+
+def canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def row_hash(prev_hash: str, fields: list[Any]) -> str:
+    return hashlib.sha256((prev_hash + canonical(fields)).encode()).hexdigest()
+
+
+def _utc_now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="microseconds")
+
+
+class Journal:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        wall: Callable[[], str] = _utc_now,
+        mono: Callable[[], float] = time.monotonic,
+        readonly: bool = False,
+    ) -> None:
+        self.path = Path(path)
+        self._wall = wall
+        self._mono = mono
+        try:
+            if readonly:
+                if not self.path.exists():
+                    raise JournalError(f"no journal at {self.path}")
+                uri = f"file:{self.path}?mode=ro"
+                self._db = sqlite3.connect(uri, uri=True, isolation_level=None)
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._db = sqlite3.connect(self.path, isolation_level=None)
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=FULL")
+                self._db.executescript(_SCHEMA)
+            row = self._db.execute(
+                "SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1"
+            ).fetchone()
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot open the journal {self.path}: {exc}") from exc
+        self.last_seq, self.last_hash = (row[0], row[1]) if row else (0, GENESIS)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def append(
+        self,
+        kind: str,
+        payload: dict[str, Any],
+        *,
+        source: str,
+        round: int | None = None,
+        actor: str | None = None,
+    ) -> Entry:
+        """Write one row durably and return it. Raises `JournalError` if it cannot: the
+        caller must then not acknowledge the event."""
+        seq = self.last_seq + 1
+        wall = self._wall()
+        mono = self._mono()
+        fields = [seq, wall, mono, round, source, kind, payload, actor]
+        digest = row_hash(self.last_hash, fields)
+        try:
+            self._db.execute(
+                "INSERT INTO journal VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (
+                    seq,
+                    wall,
+                    mono,
+                    round,
+                    source,
+                    kind,
+                    canonical(payload),
+                    actor,
+                    self.last_hash,
+                    digest,
+                ),
+            )
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot write to the journal {self.path}: {exc}") from exc
+        entry = Entry(seq, wall, mono, round, source, kind, payload, actor, self.last_hash, digest)
+        self.last_seq, self.last_hash = seq, digest
+        return entry
+
+    def record(
+        self, item: Any, *, source: str, round: int | None = None, actor: str | None = None
+    ) -> Entry:
+        """Append an event or record (a dataclass), under its class name."""
+        payload = to_jsonable(item)
+        kind = payload.pop("type")
+        return self.append(kind, payload, source=source, round=round, actor=actor)
+
+    def entries(self, *, since: int = 0, round: int | None = None) -> Iterator[Entry]:
+        query = "SELECT * FROM journal WHERE seq > ?"
+        args: list[Any] = [since]
+        if round is not None:
+            query += " AND round = ?"
+            args.append(round)
+        for row in self._db.execute(query + " ORDER BY seq", args):
+            yield Entry(*row[:6], json.loads(row[6]), *row[7:])  # type: ignore[arg-type]
+
+    def rounds(self) -> list[int]:
+        rows = self._db.execute(
+            "SELECT DISTINCT round FROM journal WHERE round IS NOT NULL ORDER BY round"
+        )
+        return [r[0] for r in rows]
+
+    def verify(self) -> int:
+        """Check the whole chain; returns the number of rows. Raises `JournalCorrupt`
+        naming the first row that is changed, missing, inserted or out of place."""
+        prev = GENESIS
+        expected_seq = None
+        count = 0
+        for row in self._db.execute("SELECT * FROM journal ORDER BY rowid"):
+            seq, wall, mono, round_, source, kind, payload_text, actor, prev_hash, digest = row
+            count += 1
+            if expected_seq is not None and seq != expected_seq:
+                raise JournalCorrupt(seq, f"follows row {expected_seq - 1}: rows missing or moved")
+            expected_seq = seq + 1
+            if prev_hash != prev:
+                raise JournalCorrupt(
+                    seq, "does not follow the row before it (deleted, inserted or swapped rows)"
+                )
+            try:
+                payload = json.loads(payload_text)
+            except ValueError:
+                raise JournalCorrupt(seq, "payload is not JSON") from None
+            fields = [seq, wall, mono, round_, source, kind, payload, actor]
+            if row_hash(prev_hash, fields) != digest:
+                raise JournalCorrupt(seq, "content changed since it was written")
+            prev = digest
+        return count
