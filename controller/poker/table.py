@@ -58,6 +58,11 @@ CHOP_RULE = "11.4(e)"
 DEAL_RULE = "11.2"  # the deal precedes 11.2(c); its clauses are not in shared/rules
 
 
+# No card is due while players bet: the shoe's gate (where fitted) stays locked.
+_BETTING_OPENS: tuple[Output, ...] = (LockShoe(), SetLamp(Lamp.BETTING_OPEN, LampPattern.STEADY))
+_BETTING_CLOSES: tuple[Output, ...] = (SetLamp(Lamp.BETTING_OPEN, LampPattern.OFF),)
+
+
 class Decision(StrEnum):
     """What a supervisor may decide when clearing a HOLD."""
 
@@ -231,7 +236,7 @@ class PokerTable:
             return []
         fire(self, "cards_dealt")
         self.betting = self._open_round(self._blind_bets, "11.2(c)", None)
-        return self._after_betting()
+        return [*_BETTING_OPENS, *self._after_betting()]
 
     def _open_round(self, bets: dict[int, int], rule: str, opener: str | None) -> BettingRound:
         if self.positions is None:
@@ -313,7 +318,7 @@ class PokerTable:
         if len(live) == 1:
             self.ended_first_round = self.state == "first_round"
             fire(self, "one_player_left")  # 11.2(c)(i) / 11.4(b)(i)
-            return self._settle(uncontested=live[0])
+            return [*_BETTING_CLOSES, *self._settle(uncontested=live[0])]
         if not betting.done:
             return []
         if self.state == "first_round":
@@ -323,10 +328,10 @@ class PokerTable:
                 self.hands, self.unknown_kept, self.seen,
                 DECK_SIZE - len(self.seen), self.rules.burn_before_draw,
             )  # fmt: skip
-            return self._after_draw()
+            return [*_BETTING_CLOSES, UnlockShoe(), *self._after_draw()]
         self.aggressor = betting.aggressor
         fire(self, "final_round_closed")
-        return self._showdown()
+        return [*_BETTING_CLOSES, *self._showdown()]
 
     # --- the draw (11.3) -----------------------------------------------------------------------
 
@@ -352,7 +357,7 @@ class PokerTable:
             return []
         fire(self, "draw_completed")
         self.betting = self._open_round({}, "11.4(b)", "11.4(a)")
-        return self._after_betting()
+        return [*_BETTING_OPENS, *self._after_betting()]
 
     # --- showdown and settlement -------------------------------------------------------------
 
@@ -488,12 +493,13 @@ class PokerTable:
         out: list[Output] = [
             HoldCleared(who, decision.value, hold.rule),
             SetLamp(Lamp.HOLD, LampPattern.OFF),
-            UnlockShoe(),
         ]
         if decision is Decision.VOID_HAND and self.state not in ("waiting", "complete"):
             fire(self, "void_hand")
             returns = dict(self.contributed)
             return out + self._pay([], returns, 0, (), void=True)
+        if self.state in ("dealing", "drawing"):
+            out.append(UnlockShoe())  # cards are due again; otherwise the gate stays locked
         if card is not None:
             if self.state == "dealing":
                 self._deal(card)

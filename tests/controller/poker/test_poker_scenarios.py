@@ -18,7 +18,16 @@ from poker_support import (
 
 from controller.errors import IllegalAction
 from controller.poker.records import HandSettled, HandStarted, ShowdownOrder
-from controller.ports import ButtonPressed, ConsoleButton, ShowButtonPosition
+from controller.ports import (
+    ButtonPressed,
+    ConsoleButton,
+    Lamp,
+    LampPattern,
+    LockShoe,
+    SetLamp,
+    ShowButtonPosition,
+    UnlockShoe,
+)
 
 
 def settled(out: Sequence[object]) -> HandSettled:
@@ -143,11 +152,14 @@ def test_unread_discards_wait_for_the_hand_to_be_exposed() -> None:
 def test_a_card_while_betting_holds_the_table_and_accept_sets_it_aside() -> None:
     table = table_with({1: 100, 2: 100})
     table.start_hand(button=1)
-    deal(table)
+    dealt = deal(table)
+    # no card is due while players bet: the gate locks and the betting lamp lights
+    assert LockShoe() in dealt and SetLamp(Lamp.BETTING_OPEN, LampPattern.STEADY) in dealt
     out = shoe(table, unseen(table)[0])
     assert table.hold is not None and table.hold.rule == "11.2(c)"
     assert not table.can_call(to_act(table))
-    table.supervisor_clear("supervisor 3", "accept")
+    cleared = table.supervisor_clear("supervisor 3", "accept")
     assert table.hold is None and out
+    assert UnlockShoe() not in cleared  # still betting: the gate stays locked
     flat_call(table)
     assert table.state == "drawing"
