@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller import ports
 from controller.cards import Card
 from controller.errors import TableError
 
@@ -100,6 +101,37 @@ def to_jsonable(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     return value
+
+
+def _event_types() -> dict[str, type[ports.Event]]:
+    found: dict[str, type[ports.Event]] = {}
+    todo = [ports.Event]
+    while todo:
+        for cls in todo.pop().__subclasses__():
+            found[cls.__name__] = cls
+            todo.append(cls)
+    return found
+
+
+EVENT_TYPES = _event_types()
+_FIELD_PARSERS: dict[str, Callable[[Any], Any]] = {
+    "card": Card.parse,
+    "button": ports.ConsoleButton,
+    "fault": ports.Fault,
+}
+
+
+def decode_event(entry: Entry) -> ports.Event | None:
+    """The device or console event a journal row holds, or None for a controller record
+    (a payout, a violation): those are re-derived when the events are replayed."""
+    cls = EVENT_TYPES.get(entry.kind)
+    if cls is None:
+        return None
+    values = {
+        name: _FIELD_PARSERS[name](value) if name in _FIELD_PARSERS else value
+        for name, value in entry.payload.items()
+    }
+    return cls(**values)
 
 
 def canonical(value: Any) -> str:

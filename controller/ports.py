@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from controller.cards import Card
 
@@ -128,6 +129,27 @@ class ButtonPressed(Event):
 
     button: ConsoleButton
     held: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConsoleAction(Event):
+    """A dealer's input that is more than a button: a rules-API call made from the touch
+    console or keyed in (``action="double", args={"box": 3}``; ``action="raise_",
+    args={"seat": 4, "amount": 10}``). ``actor`` is who keyed it."""
+
+    action: str
+    args: dict[str, Any] = field(default_factory=dict)
+    actor: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SupervisorAction(Event):
+    """A supervisor's decision, always journaled with who and why: clearing a HOLD with a
+    decision (keep the card / void the hand, rule 9.6)."""
+
+    who: str
+    decision: str
+    reason: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

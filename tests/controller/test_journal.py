@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 from pathlib import Path
 
@@ -40,7 +41,7 @@ def test_rows_are_chained_and_read_back(journal: Journal) -> None:
     rows = list(journal.entries())
     assert [r.seq for r in rows] == [1, 2, 3, 4, 5, 6]
     assert rows[0].prev_hash == GENESIS
-    assert all(b.prev_hash == a.hash for a, b in zip(rows, rows[1:], strict=False))
+    assert all(b.prev_hash == a.hash for a, b in itertools.pairwise(rows))
     assert rows[0].kind == "CardDrawn" and rows[0].payload["card"] == "As"
     assert rows[5].actor == "dealer 17" and rows[5].payload["button"] == "next"
     assert journal.verify() == 6
@@ -111,3 +112,27 @@ def test_entries_by_round(journal: Journal) -> None:
     )
     assert journal.rounds() == [1, 2]
     assert [e.seq for e in journal.entries(round=2)] == [7]
+
+
+def test_events_read_back_equal_the_events_written(tmp_path: Path) -> None:
+    from controller.journal import decode_event
+    from controller.ports import (
+        ConsoleAction,
+        DeviceFault,
+        Fault,
+        SpotOccupied,
+        SupervisorAction,
+    )
+
+    written = [
+        CardDrawn(source="shoe", card=Card.parse("Td"), seq=65535, device_ms=12),
+        ButtonPressed(source="table", button=ConsoleButton.SUPERVISOR, held=True),
+        SpotOccupied(source="table", spot="box3.p2"),
+        DeviceFault(source="shoe", fault=Fault.BAD_CARD, detail="Zz", seq=4),
+        ConsoleAction(source="console", action="raise_", args={"seat": 4, "amount": 10}),
+        SupervisorAction(source="console", who="sup 3", decision="void_hand", reason="misdeal"),
+    ]
+    with Journal(tmp_path / "j.sqlite") as journal:
+        for event in written:
+            journal.record(event, source=event.source)
+        assert [decode_event(e) for e in journal.entries()] == written
