@@ -306,8 +306,6 @@ class RulesActions:
             self._refuse("double", "only a two-card hand may be doubled")
         if hand.from_split and not v.double_after_split:
             self._refuse("double", "no double after a split on this table")
-        if hand.split_aces:
-            self._refuse("double", "split aces take one card each")
         if v.double_on is DoubleOn.ANY_TWO_NO_ACE and hand.aces:
             self._refuse("double", "a hand with an ace may not be doubled on this table")
         if v.double_on is DoubleOn.NINE_TO_ELEVEN and (hand.soft or not 9 <= hand.hard <= 11):

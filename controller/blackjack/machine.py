@@ -211,7 +211,7 @@ class BlackjackTable(RulesActions):
                 self._violate("4.1", "a card with no hand to receive it", card)
                 return
             hand.add(card)
-            if hand.hard > 21 or hand.doubled or (hand.split_aces and len(hand.cards) == 2):
+            if hand.hard > 21 or hand.doubled:
                 hand.done = True
             self._advance()
         elif state == "initial_deal":

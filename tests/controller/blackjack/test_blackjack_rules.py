@@ -469,3 +469,11 @@ def test_double_once_then_exactly_one_card() -> None:
     out = s.press(DOUBLE, SPLIT, NEXT)  # no second double, no split, no standing
     assert [r.rule for r in s.of(Refused, out)] == ["double"] * 3
     assert s.table.wagers_in == 8
+
+
+def test_9_5_with_sensors_the_console_cannot_declare_insurance_collected() -> None:
+    s = insured_round()
+    s.deal("5d")
+    out = s.press(INSURANCE_CLOSED)
+    assert [r.rule for r in s.of(Refused, out)] == ["9.5"]
+    assert s.state == "insurance_settlement"
