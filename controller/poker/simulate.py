@@ -27,6 +27,8 @@ from controller.poker.table import Decision, PokerTable
 from controller.ports import CardDrawn
 
 SOURCE = "sim-poker"
+# Events are immutable values: one CardDrawn per card serves every hand of every run.
+_READS = {card: CardDrawn(source=SOURCE, card=card) for card in DECK}
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +72,13 @@ def play_hand(table: PokerTable, rng: random.Random) -> list[object]:
     deck = list(DECK)
     rng.shuffle(deck)
     out: list[object] = list(table.start_hand())
-    position = 0
-    while table.state not in ("complete",):
+    handle = table.handle
+    position = 5 * len(table.in_hand)
+    for card in deck[:position]:  # the deal: one card at a time, routed by the table
+        out += handle(_READS[card])
+        if table.hold is not None:  # a shuffled deck has no duplicate
+            out += table.supervisor_clear(SOURCE, Decision.VOID_HAND)
+    while table.state != "complete":
         state = table.state
         if state == "dealing" or (state == "drawing" and _card_due(table)):
             if position == len(deck) and table.draw is not None:
@@ -80,7 +87,7 @@ def play_hand(table: PokerTable, rng: random.Random) -> list[object]:
                 pile = sorted(table.draw.pool or (), key=str)
                 rng.shuffle(pile)
                 deck += pile or [c for cards in table.draw.rack.known.values() for c in cards]
-            out += table.handle(CardDrawn(source=SOURCE, card=deck[position]))
+            out += handle(_READS[deck[position]])
             position += 1
             if table.hold is not None:
                 out += table.supervisor_clear(SOURCE, Decision.VOID_HAND)

@@ -208,7 +208,10 @@ class PokerTable:
                 keep_first=True,
             )
         if self.state == "dealing":
-            if card in self.seen:
+            seen = self.seen
+            before = len(seen)
+            seen.add(card)
+            if len(seen) == before:
                 return self._violate(
                     Violation(DEAL_RULE, f"{card} dealt twice: defective deck", str(card)), card
                 )
@@ -227,8 +230,7 @@ class PokerTable:
 
     def _deal(self, card: Card) -> None:
         seat = self.in_hand[self.deal_count % len(self.in_hand)]
-        self.hands[seat].append(card)
-        self.seen.add(card)
+        self.hands[seat].append(card)  # the caller has put it in `seen`
         self.deal_count += 1
 
     def _after_deal(self) -> list[Output]:
@@ -314,8 +316,8 @@ class PokerTable:
         betting = self.betting
         if betting is None:
             return []
-        live = [s for s in self.in_hand if s not in self.folded]
-        if len(live) == 1:
+        if len(self.in_hand) - len(self.folded) == 1:
+            live = [s for s in self.in_hand if s not in self.folded]
             self.ended_first_round = self.state == "first_round"
             fire(self, "one_player_left")  # 11.2(c)(i) / 11.4(b)(i)
             return [*_BETTING_CLOSES, *self._settle(uncontested=live[0])]
