@@ -39,6 +39,7 @@ from controller.ports import (
     ButtonPressed,
     CardDrawn,
     Command,
+    ConsoleAction,
     ConsoleButton,
     Event,
     Lamp,
@@ -47,6 +48,7 @@ from controller.ports import (
     SetLamp,
     ShowButtonPosition,
     ShowLimits,
+    SupervisorAction,
     UnlockShoe,
 )
 
@@ -57,6 +59,13 @@ DECK_SIZE = 52
 CHOP_RULE = "11.4(e)"
 DEAL_RULE = "11.2"  # the deal precedes 11.2(c); its clauses are not in shared/rules
 
+
+_CONSOLE_ACTIONS = {
+    name: name
+    for name in (
+        "call", "check", "fold", "raise_", "discard", "expose", "request_chop", "start_hand",
+    )
+} | {"raise": "raise_", "chop": "request_chop"}  # fmt: skip
 
 # No card is due while players bet: the shoe's gate (where fitted) stays locked.
 _BETTING_OPENS: tuple[Output, ...] = (LockShoe(), SetLamp(Lamp.BETTING_OPEN, LampPattern.STEADY))
@@ -130,11 +139,33 @@ class PokerTable:
     # --- the event loop's entry ---------------------------------------------------------
 
     def handle(self, event: Event) -> list[Output]:
+        """Apply one event. A refused console action raises `IllegalAction` naming the rule;
+        a card is never refused (it has left the shoe): a wrong one holds the table."""
         if isinstance(event, CardDrawn):
             return self.card_drawn(event.card)
+        if isinstance(event, ConsoleAction):
+            return self._console(event)
+        if isinstance(event, SupervisorAction):
+            return self.supervisor_clear(event.who, event.decision)
         if isinstance(event, ButtonPressed) and event.button is ConsoleButton.NEXT:
             return self.start_hand()
         return []
+
+    def _console(self, event: ConsoleAction) -> list[Output]:
+        """The touch console's rules-API calls: ``call``/``check``/``fold`` {seat},
+        ``raise_`` {seat, amount}, ``discard`` {seat, count, cards?}, ``expose`` {seat,
+        cards}, ``request_chop`` {}, ``start_hand`` {button?}. Cards are given as text."""
+        args = dict(event.args)
+        if "cards" in args and args["cards"] is not None:
+            args["cards"] = [Card.parse(str(text)) for text in args["cards"]]
+        method = _CONSOLE_ACTIONS.get(event.action)
+        if method is None:
+            raise IllegalAction("console", f"no poker console action {event.action!r}")
+        try:
+            result: list[Output] = getattr(self, method)(**args)
+        except TypeError as exc:
+            raise IllegalAction("console", f"{event.action}: bad arguments {args}") from exc
+        return result
 
     # --- starting a hand -------------------------------------------------------------------
 
