@@ -75,18 +75,32 @@ def rig_for() -> Iterator[Callable[..., Rig]]:
         rig.sim.close()
 
 
-def edge_times(rig: Rig, name: str) -> list[float]:
-    return [t for t, _ in rig.sim.history(name)]
+WITHIN_10_MS = 0.010 + 0.002  # the last of five edges 2.5 ms apart, plus timer slack
+
+
+def burst_within_10_ms(rig: Rig, name: str, active: bool) -> list[Event]:
+    """Five edges within 10 ms ending at ``active``; the events they gave.
+
+    A machine busy with other tests can stretch the burst past 10 ms (the simulator
+    sleeps between edges); such a burst is undone and made again, so the test always
+    judges a real 10 ms burst.
+    """
+    for _ in range(5):
+        before = len(rig.sim.history(name))
+        span = rig.sim.set_input(name, active, bounce=5)
+        events = rig.settled_events()
+        assert len(rig.sim.history(name)) - before == 5
+        if span <= WITHIN_10_MS:
+            return events
+        rig.sim.set_input(name, not active)
+        rig.settled_events()
+    pytest.fail("this machine could not make five edges within 10 ms in five tries")
 
 
 def test_five_edges_within_10_ms_give_one_spot_occupied(rig_for: Callable[..., Rig]) -> None:
     rig = rig_for()
-    rig.sim.place_chips("box3", bounce=5)
-    times = edge_times(rig, "box3")
-    assert len(times) == 5 and times[-1] - times[0] < 0.010 + 0.005  # the bounce was real
-    assert rig.settled_events() == [SpotOccupied(source="table", spot="box3")]
-    rig.sim.remove_chips("box3", bounce=5)
-    assert rig.settled_events() == [SpotCleared(source="table", spot="box3")]
+    assert burst_within_10_ms(rig, "box3", True) == [SpotOccupied(source="table", spot="box3")]
+    assert burst_within_10_ms(rig, "box3", False) == [SpotCleared(source="table", spot="box3")]
 
 
 def test_a_glitch_that_ends_where_it_began_gives_no_event(rig_for: Callable[..., Rig]) -> None:
@@ -119,9 +133,9 @@ def test_an_actively_driven_sensor_is_active_high(rig_for: Callable[..., Rig]) -
 
 def test_a_bouncing_button_press_gives_one_event(rig_for: Callable[..., Rig]) -> None:
     rig = rig_for()
-    rig.sim.press("next", bounce=5)
     pressed = ButtonPressed(source="table", button=ConsoleButton.NEXT, held=False)
-    assert rig.settled_events() == [pressed]
+    assert burst_within_10_ms(rig, "next", True) == [pressed]
+    assert burst_within_10_ms(rig, "next", False) == []
     rig.sim.press("double", bounce=7)
     assert rig.settled_events() == [
         ButtonPressed(source="table", button=ConsoleButton.DOUBLE, held=False)

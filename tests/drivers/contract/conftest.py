@@ -9,7 +9,8 @@ import pytest
 
 HARDWARE_REASON = (
     "needs real GPIO on a Raspberry Pi wired pin-for-pin to a jig Pi running pigpiod "
-    "(docs/wiring.md, 'Testing the wiring'): set TABLECTL_HARDWARE=1 and TABLECTL_JIG_HOST"
+    "(docs/wiring.md, 'The contract suite on a real Pi'): "
+    "set TABLECTL_HARDWARE=1 and TABLECTL_JIG_HOST"
 )
 
 
