@@ -21,6 +21,7 @@ from enum import StrEnum
 from controller.cards import Card
 from controller.errors import BalanceError, IllegalAction
 from controller.poker.betting import BettingRound
+from controller.poker.console import apply_console
 from controller.poker.draw import HAND_SIZE, Draw
 from controller.poker.machine import build_machine, fire
 from controller.poker.pots import Split, build_pots, check_balance, split_pot, take_rake
@@ -59,13 +60,6 @@ DECK_SIZE = 52
 CHOP_RULE = "11.4(e)"
 DEAL_RULE = "11.2"  # the deal precedes 11.2(c); its clauses are not in shared/rules
 
-
-_CONSOLE_ACTIONS = {
-    name: name
-    for name in (
-        "call", "check", "fold", "raise_", "discard", "expose", "request_chop", "start_hand",
-    )
-} | {"raise": "raise_", "chop": "request_chop"}  # fmt: skip
 
 # No card is due while players bet: the shoe's gate (where fitted) stays locked.
 _BETTING_OPENS: tuple[Output, ...] = (LockShoe(), SetLamp(Lamp.BETTING_OPEN, LampPattern.STEADY))
@@ -144,28 +138,12 @@ class PokerTable:
         if isinstance(event, CardDrawn):
             return self.card_drawn(event.card)
         if isinstance(event, ConsoleAction):
-            return self._console(event)
+            return apply_console(self, event)
         if isinstance(event, SupervisorAction):
             return self.supervisor_clear(event.who, event.decision)
         if isinstance(event, ButtonPressed) and event.button is ConsoleButton.NEXT:
             return self.start_hand()
         return []
-
-    def _console(self, event: ConsoleAction) -> list[Output]:
-        """The touch console's rules-API calls: ``call``/``check``/``fold`` {seat},
-        ``raise_`` {seat, amount}, ``discard`` {seat, count, cards?}, ``expose`` {seat,
-        cards}, ``request_chop`` {}, ``start_hand`` {button?}. Cards are given as text."""
-        args = dict(event.args)
-        if "cards" in args and args["cards"] is not None:
-            args["cards"] = [Card.parse(str(text)) for text in args["cards"]]
-        method = _CONSOLE_ACTIONS.get(event.action)
-        if method is None:
-            raise IllegalAction("console", f"no poker console action {event.action!r}")
-        try:
-            result: list[Output] = getattr(self, method)(**args)
-        except TypeError as exc:
-            raise IllegalAction("console", f"{event.action}: bad arguments {args}") from exc
-        return result
 
     # --- starting a hand -------------------------------------------------------------------
 

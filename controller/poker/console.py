@@ -1,0 +1,43 @@
+"""The touch console's rules-API calls (`controller.ports.ConsoleAction`) for poker.
+
+Only the whitelisted actions below reach the table; each still goes through its verify
+step, so a refused one raises `IllegalAction` naming the rule, as a direct call would.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import TYPE_CHECKING
+
+from controller.cards import Card
+from controller.errors import IllegalAction
+from controller.ports import ConsoleAction
+
+if TYPE_CHECKING:
+    from controller.poker.table import Output, PokerTable
+
+_CONSOLE_ACTIONS = {
+    name: name
+    for name in (
+        "call", "check", "fold", "raise_", "discard", "expose", "request_chop", "start_hand",
+    )
+} | {"raise": "raise_", "chop": "request_chop"}  # fmt: skip
+
+
+def apply_console(table: PokerTable, event: ConsoleAction) -> list[Output]:
+    """The touch console's rules-API calls: ``call``/``check``/``fold`` {seat},
+    ``raise_`` {seat, amount}, ``discard`` {seat, count, cards?}, ``expose`` {seat,
+    cards}, ``request_chop`` {}, ``start_hand`` {button?}. Cards are given as text."""
+    args = dict(event.args)
+    if "cards" in args and args["cards"] is not None:
+        args["cards"] = [Card.parse(str(text)) for text in args["cards"]]
+    method = _CONSOLE_ACTIONS.get(event.action)
+    if method is None:
+        raise IllegalAction("console", f"no poker console action {event.action!r}")
+    action = getattr(table, method)
+    try:
+        inspect.signature(action).bind(**args)
+    except TypeError as exc:
+        raise IllegalAction("console", f"{event.action}: bad arguments {args}") from exc
+    result: list[Output] = action(**args)
+    return result
