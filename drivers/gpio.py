@@ -5,6 +5,10 @@
 commands (``SetLamp``, ``LockShoe``, ``UnlockShoe``, ``ShowButtonPosition``,
 ``ShowLimits``) through `drivers.lamps.TableOutputs`.
 
+The driver only reports what the felt and the console say; the rules layer decides what a
+change means (a wager altered after the first card, rule 4.2; an insurance wager on the
+line in front of its box, rule 9.2; a supervisor's long press to clear a HOLD).
+
 Debounce. A contact bounces and a chip stack settles: one real change arrives as a burst
 of edges. gpiozero's ``bounce_time`` depends on the pin back-end (MockFactory ignores it),
 so the driver debounces itself, the same way on every back-end: an edge (re)starts the
@@ -109,6 +113,9 @@ class TableIO:
 
     ``report_initial``: chips already on a spot when the driver starts are reported as
     ``SpotOccupied``, so a controller resuming a hand sees the table as it is.
+    ``clock``: monotonic seconds for the settle and hold deadlines. It must run at real
+    speed (the settle thread sleeps on it); it is injectable for a clock that is shared
+    with the journal, not for a fake one.
     """
 
     def __init__(
