@@ -70,8 +70,8 @@ def next_action(table: BlackjackTable) -> str:
         why = f"rule {last.rule}: {last.message}" if last else "on hold"
         return f"HOLD ({why}): a supervisor must clear the table"
     if table.awaiting_removal:
-        box, rule = table._removal  # type: ignore[misc]
-        return f"Pay box {box.number} and remove its cards to the discard rack (rule {rule})"
+        paid, rule = table._removals[0]
+        return f"Pay box {paid.number} and remove its cards to the discard rack (rule {rule})"
     if state == "round_over":
         if table.shuffle.due:
             return f"Shuffle the shoe (rule {table.shuffle.due}), then press NEXT"

@@ -168,12 +168,12 @@ class BlackjackTable(RulesActions):
     def _sync(self) -> None:
         """Emit the gate and lamp commands that differ from what the devices were told."""
         state = self.state
-        locked = state not in _GATE_OPEN or self._removal is not None
+        locked = state not in _GATE_OPEN or bool(self._removals)
         if locked is not self._gate_locked:
             self._gate_locked = locked
             self._out.append(LockShoe() if locked else UnlockShoe())
         want = _LAMPS.get(state, _ALL_OFF)
-        if self._removal is not None:
+        if self._removals:
             want = {Lamp.DEALER_ACTION: LampPattern.STEADY}
         lamps = self._lamps
         for lamp in Lamp:
@@ -189,7 +189,7 @@ class BlackjackTable(RulesActions):
     @property
     def awaiting_removal(self) -> bool:
         """A blackjack paid at once still has its cards on the layout (10.1, 10.3b)."""
-        return self._removal is not None
+        return bool(self._removals)
 
     def shoe_shuffled(self) -> None:
         """The dealer shuffled the shoe (7.1b, in the middle of closing bets)."""
@@ -201,11 +201,10 @@ class BlackjackTable(RulesActions):
         """Route a card that left the shoe to the hand the dealing order says (or HOLD)."""
         self.shuffle.cards_this_round += 1
         state = self.state
-        if state == "boxes_acting":
-            if self._removal is not None:
-                message = "a card before the paid blackjack's cards were removed"
-                self._violate(self._removal[1], message, card)
-                return
+        if self._removals:
+            message = "a card before the paid blackjack's cards were removed"
+            self._violate(self._removals[0][1], message, card)
+        elif state == "boxes_acting":
             hand = self._current
             if hand is None:  # pragma: no cover - boxes_acting always has a current hand
                 self._violate("4.1", "a card with no hand to receive it", card)
@@ -224,9 +223,6 @@ class BlackjackTable(RulesActions):
             self._deal_initial(card)
         else:
             rule, message = _NO_CARD[state]
-            if self._removal is not None:
-                rule = self._removal[1]
-                message = "a card before the paid blackjack's cards were removed"
             if state == "round_over" and self.shuffle.due:
                 rule, message = "7.1", f"a card before the shuffle due under {self.shuffle.due}"
             self._violate(rule, message, card)
@@ -246,7 +242,15 @@ class BlackjackTable(RulesActions):
                 self._begin_play()
 
     def _begin_play(self) -> None:
+        """Boxes act. Against a 2-9 every blackjack is paid 3 to 2 and its cards removed
+        before any further card is dealt (10.1), so before the first box acts."""
         self.start_play()
+        if self.dealer.cards[0].rank < 10:
+            for box in self._boxes_in_play:
+                hand = box.hands[0]
+                if hand.blackjack and not box.settled_at_once:
+                    hand.done = True
+                    self._pay_at_once(box, Outcome.BLACKJACK, "10.1")
         self._box_index = 0
         self._hand_index = 0
         self._advance()
@@ -255,7 +259,6 @@ class BlackjackTable(RulesActions):
         """Find the next hand that needs the dealer or a card, paying 10.1 blackjacks on
         the way; when none is left, wait for the dealer's second card."""
         boxes = self._boxes_in_play
-        up = self.dealer.cards[0].rank
         while self._box_index < len(boxes):
             box = boxes[self._box_index]
             hands = box.hands
@@ -265,13 +268,9 @@ class BlackjackTable(RulesActions):
                     if len(hand.cards) < 2:
                         self._current = hand
                         return
-                    if hand.blackjack:
-                        hand.done = True
-                        if up != ACE and up < 10:
-                            self._pay_at_once(box, Outcome.BLACKJACK, "10.1")
-                            self._current = hand
-                            return
-                        continue  # 10.2: held until the dealer's hand is complete
+                    if hand.blackjack:  # paid under 10.1, or held until the dealer
+                        hand.done = True  # hand is complete (10.2)
+                        continue
                     if hand.hard >= 21 or hand.total == 21 or hand.split_aces:
                         hand.done = True
                     else:
@@ -291,19 +290,15 @@ class BlackjackTable(RulesActions):
                 Payout(box.number, 1, person, Kind.WAGER, outcome, stake, stake, won, 0, rule, True)
             )
         box.settled_at_once = True
-        self._removal = (box, rule)
+        self._removals.append((box, rule))
 
     def confirm_removal(self) -> RemovalConfirmed:
         """The paid blackjack's cards are in the discard rack (10.1 / 10.3b)."""
-        if self._removal is None:
+        if not self._removals:
             self._refuse("10.1", "no blackjack is waiting to be removed")
-        box, rule = self._removal
-        self._removal = None
+        box, rule = self._removals.pop(0)
         record = RemovalConfirmed(box.number, rule)
         self._out.append(record)
-        if self.state == "boxes_acting":
-            self._hand_index += 1
-            self._advance()
         return record
 
     def _after_dealer_card(self) -> None:
@@ -362,9 +357,9 @@ class BlackjackTable(RulesActions):
             elif state == "insurance_settlement":
                 for box in self._boxes_in_play:
                     self.insurance_collected(box)
-            elif state == "boxes_acting" and self._removal is not None:
+            while self._removals:
                 self.confirm_removal()
-            if self.state in _GATE_OPEN and self._removal is None:
+            if self.state in _GATE_OPEN:
                 self.card_drawn(card)
             else:
                 log.info("kept card %s belongs to no hand (decision %s)", card, decision)
@@ -382,7 +377,7 @@ class BlackjackTable(RulesActions):
     def _press(self, button: ConsoleButton) -> None:
         state = self.state
         if button is ConsoleButton.NEXT:
-            if self._removal is not None and not self.variants.discard_rack_reader:
+            if self._removals and not self.variants.discard_rack_reader:
                 self.confirm_removal()
             elif state == "boxes_acting":
                 box = self.current_box
@@ -430,7 +425,7 @@ class BlackjackTable(RulesActions):
         """A bet, insurance or discard-rack sensor changed (``total`` from chip readers)."""
         parsed = parse_spot(spot)
         if spot == "discard":
-            if occupied and self._removal is not None and self.variants.discard_rack_reader:
+            if occupied and self._removals and self.variants.discard_rack_reader:
                 self.confirm_removal()
             return
         if parsed is None:
@@ -450,6 +445,7 @@ class BlackjackTable(RulesActions):
                     state in _WAGERS_FROZEN
                     and amount != box.stakes.get(person, 0)
                     and not (occupied and total is None and person in box.stakes)
+                    and not (not occupied and _settled(box))
                 ):
                     self._violate("4.2", f"wager on {spot} changed after the first card")
             elif kind == "insurance":
@@ -479,5 +475,18 @@ class BlackjackTable(RulesActions):
 
 
 _WAGERS_FROZEN = frozenset(
-    {"no_more_bets", "initial_deal", "insurance", "boxes_acting", "dealer_second"}
+    {
+        "no_more_bets",
+        "initial_deal",
+        "insurance",
+        "boxes_acting",
+        "dealer_second",
+        "insurance_settlement",
+        "dealer_drawing",
+    }
 )
+
+
+def _settled(box: Box) -> bool:
+    """A box the dealer may clear mid-round: paid at once (10.3a) or every hand bust."""
+    return box.settled_at_once or all(h.hard > 21 for h in box.hands)

@@ -130,11 +130,12 @@ def simulate(
         handle(press[ConsoleButton.NO_MORE_BETS])
         while True:
             state = table.state
-            if state == "boxes_acting":
+            if table.awaiting_removal:
+                handle(next_)  # the paid blackjack's cards go to the discard rack
+            elif state == "boxes_acting":
                 hand = table.current_hand
-                if table.awaiting_removal or hand is None:
-                    handle(next_)
-                    continue
+                if hand is None:  # pragma: no cover - boxes_acting always has a hand
+                    raise SimulationError("no acting hand in boxes_acting")
                 cards = hand.cards
                 if len(cards) < 2:
                     draw()

@@ -39,9 +39,7 @@ variants = st.builds(
 )
 
 
-def play(script: ScriptedTable, data: st.DataObject, rogue: bool) -> None:
-    """Drive one round with legal inputs; with ``rogue``, now and then a card out of turn."""
-    table = script.table
+def open_round(script: ScriptedTable, data: st.DataObject) -> list[int]:
     script.press(NEXT)
     boxes = data.draw(st.lists(st.integers(1, 7), min_size=1, max_size=4, unique=True))
     for number in boxes:
@@ -49,6 +47,13 @@ def play(script: ScriptedTable, data: st.DataObject, rogue: bool) -> None:
         if data.draw(st.booleans()):
             script.occupy(f"box{number}.p2", data.draw(st.integers(1, 12)))
     script.press(NO_MORE_BETS)
+    return boxes
+
+
+def play(script: ScriptedTable, data: st.DataObject, rogue: bool, boxes: list[int]) -> None:
+    """Drive the round with legal inputs until it settles or holds; with ``rogue``, now
+    and then a card out of turn."""
+    table = script.table
     for _ in range(200):
         state = table.state
         if state in ("settlement", "hold"):
@@ -56,13 +61,13 @@ def play(script: ScriptedTable, data: st.DataObject, rogue: bool) -> None:
         if rogue and data.draw(st.integers(0, 30)) == 0:
             script.deal(data.draw(card_text))  # may be out of order: HOLD, or a fine card
             continue
-        if state in ("no_more_bets", "initial_deal", "dealer_second", "dealer_drawing"):
-            script.deal(data.draw(card_text))
-        elif table.awaiting_removal:
+        if table.awaiting_removal:
             if table.variants.discard_rack_reader:
                 script.occupy("discard")
             else:
                 script.press(NEXT)
+        elif state in ("no_more_bets", "initial_deal", "dealer_second", "dealer_drawing"):
+            script.deal(data.draw(card_text))
         elif state == "insurance":
             choice = data.draw(st.integers(0, 3))
             if choice == 0:
@@ -115,13 +120,20 @@ def test_every_round_settles_balanced_or_holds_with_a_rule(
 ) -> None:
     script = ScriptedTable(v)
     for _ in range(3):  # a few rounds in a row on the same table
-        play(script, data, rogue)
-        check_round(script)
-        if script.state == "hold":
-            decision = data.draw(st.sampled_from(HoldDecision))
-            script.supervisor("Pat", decision)
-            if script.state != "settlement":
-                return  # the round goes on after KEEP_CARD; enough for this example
+        boxes = open_round(script, data)
+        for _ in range(10):
+            play(script, data, rogue, boxes)
             check_round(script)
+            if script.state != "hold":
+                break
+            assert rogue, f"legal inputs put the table on hold: {script.of(Violation)}"
+            script.supervisor("Pat", data.draw(st.sampled_from(HoldDecision)))
+        if script.state == "betting":  # a card set aside before bets closed
+            script.press(NO_MORE_BETS)
+            play(script, data, False, boxes)
+            check_round(script)
+        if script.state == "hold":
+            return  # still holding after many rogue cards: enough for this example
+        assert script.state == "settlement"
         script.press(NEXT)  # round over
         assert script.state == "round_over"

@@ -477,3 +477,32 @@ def test_9_5_with_sensors_the_console_cannot_declare_insurance_collected() -> No
     out = s.press(INSURANCE_CLOSED)
     assert [r.rule for r in s.of(Refused, out)] == ["9.5"]
     assert s.state == "insurance_settlement"
+
+
+def test_10_1_every_blackjack_paid_before_any_box_draws() -> None:
+    s = start({"box1": 4, "box2": 4})
+    s.deal("Ts", "As", "7d", "5c", "Kh")  # box1 15, box2 blackjack, dealer 7
+    assert s.table.current_box is not None and s.table.current_box.number == 1
+    assert s.table.awaiting_removal  # box 2 is paid before box 1 draws
+    assert s.table.view().next_action.startswith("Pay box 2")
+    s.deal("3h")  # box 1's card while box 2's blackjack is still on the layout
+    assert s.state == "hold" and s.of(Violation)[-1].rule == "10.1"
+
+
+def test_4_2_busted_box_may_be_collected_but_a_live_one_not_withdrawn() -> None:
+    s = start({"box1": 4, "box2": 4})
+    s.deal("Ts", "9s", "7d", "6c", "8h")  # box1 16, box2 17
+    s.deal("Kd")  # box 1 busts
+    s.clear("box1")  # the dealer collects the busted wager at once
+    assert s.state == "boxes_acting"
+    s.clear("box2")  # box 2 is still in play: withdrawn
+    assert s.state == "hold" and s.of(Violation)[-1].rule == "4.2"
+
+
+def test_card_before_no_more_bets_voided_is_set_aside() -> None:
+    s = ScriptedTable()
+    s.press(NEXT)
+    s.occupy("box1", 4)
+    s.deal("9s")
+    s.supervisor("Pat", HoldDecision.VOID_HAND)
+    assert s.state == "betting" and not s.table.boxes[0].hands

@@ -1,0 +1,280 @@
+"""The blackjack table's round bookkeeping: who wagered what, the hands, the payouts,
+settlement and its balance check (DESIGN "Money"), voids (9.6), the supervisor's clearing
+of a HOLD, and the turn of the round (7.1).
+
+`controller.blackjack.actions.RulesActions` adds the rules API on top of this class and
+`controller.blackjack.machine.BlackjackTable` the card routing and the event entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NoReturn
+
+from controller.blackjack.hand import Box, Hand
+from controller.blackjack.records import (
+    HoldCleared,
+    HoldDecision,
+    Output,
+    RemovalConfirmed,
+    RoundSettled,
+    ShuffleDue,
+    Violation,
+)
+from controller.blackjack.rules import Variants
+from controller.blackjack.settlement import (
+    Kind,
+    Outcome,
+    Payout,
+    blackjack_win,
+    check_balance,
+    settle_against_dealer_blackjack,
+    settle_hand,
+    settle_insurance,
+)
+from controller.blackjack.shoe import ShuffleTracker
+from controller.cards import Card
+from controller.errors import IllegalAction
+
+__all__ = ["RoundBook"]
+
+
+class RoundBook:
+    """The round's state and bookkeeping; the machine and the rules API build on it."""
+
+    state: str
+    shuffle: ShuffleTracker
+    # transitions triggers, added to the model by the Machine:
+    open_betting: Callable[[], bool]
+    close_bets: Callable[[], bool]
+    start_deal: Callable[[], bool]
+    open_insurance: Callable[[], bool]
+    start_play: Callable[[], bool]
+    await_dealer_card: Callable[[], bool]
+    collect_insurance: Callable[[], bool]
+    dealer_draws: Callable[[], bool]
+    settle: Callable[[], bool]
+    end_round: Callable[[], bool]
+    raise_hold: Callable[[], bool]
+    void_round: Callable[[], bool]
+
+    def __init__(self, variants: Variants) -> None:
+        self.variants = variants
+        self.boxes = [Box(n) for n in range(1, variants.boxes + 1)]
+        self.dealer = Hand()
+        self.round = 0
+        self.violations: list[Violation] = []
+        self.payouts: list[Payout] = []
+        self.wagers_in = 0
+        self.settled: RoundSettled | None = None
+        self._out: list[Output] = []
+        self._boxes_in_play: list[Box] = []
+        self._deal_order: list[Box | None] = []
+        self._deal_pos = 0
+        self._box_index = 0
+        self._hand_index = 0
+        self._current: Hand | None = None
+        self._removals: list[tuple[Box, str]] = []
+        self._held_cards: list[Card] = []
+        self._held_from = "round_over"
+
+    # hooks implemented by the machine
+    def _advance(self) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _begin_play(self) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _pay_at_once(self, box: Box, outcome: Outcome, rule: str) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _violate(self, rule: str, message: str, card: Card | None = None) -> None:
+        raise NotImplementedError  # pragma: no cover
+
+    def _resume_with_cards(self, decision: HoldDecision) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def confirm_removal(self) -> RemovalConfirmed:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def insurance_collected(self, box: Box) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    # --- helpers --------------------------------------------------------------------------
+
+    def _refuse(self, rule: str, message: str) -> NoReturn:
+        raise IllegalAction(rule, message)
+
+    def _bj_win(self, stake: int) -> int:
+        return blackjack_win(stake, self.variants.smallest_chip)
+
+    def _record_payout(self, payout: Payout) -> None:
+        self.payouts.append(payout)
+        self._out.append(payout)
+
+    def _losing_insurance(self) -> bool:
+        return any(len(b.insurance) > len(b.insurance_collected) for b in self._boxes_in_play)
+
+    def _box(self, number: int) -> Box:
+        if not 1 <= number <= len(self.boxes):
+            self._refuse("4.1", f"no box {number} on this table")
+        return self.boxes[number - 1]
+
+    @property
+    def current_box(self) -> Box | None:
+        """The box whose turn it is while boxes act, else None."""
+        if self.state != "boxes_acting" or self._current is None:
+            return None
+        return self._boxes_in_play[self._box_index]
+
+    @property
+    def current_hand(self) -> Hand | None:
+        return self._current if self.state == "boxes_acting" else None
+
+    def _current_of(self, box: int) -> Hand:
+        current = self.current_box
+        if current is None or self._current is None:
+            self._refuse("4.1", f"box {box} is not acting: the round is in {self.state}")
+        if current.number != box:
+            self._refuse("4.1", f"box {box} is not acting: it is box {current.number}'s turn")
+        if self._removals:
+            self._refuse(self._removals[0][1], "remove the paid blackjack's cards first")
+        if len(self._current.cards) < 2:
+            self._refuse("4.1", f"box {box}'s hand is waiting for its second card")
+        if self._current.doubled:
+            self._refuse("double", f"box {box} doubled: it takes exactly one more card")
+        return self._current
+
+    # --- settlement, void, supervisor, next round -----------------------------------------
+
+    def _settle(self) -> None:
+        """The dealer's hand is complete: settle every unsettled stake (4.1, 9.4, 10.2)."""
+        dealer = self.dealer
+        dealer_bj = dealer.blackjack
+        takes = self.variants.dealer_blackjack_takes
+        chip = self.variants.smallest_chip
+        record = self._record_payout
+        for box in self._boxes_in_play:
+            n = box.number
+            for person, amount in box.insurance.items():
+                if person not in box.insurance_collected:
+                    outcome, returned, won, lost, rule = settle_insurance(amount, dealer_bj)
+                    record(Payout(n, 0, person, Kind.INSURANCE, outcome, amount, returned,
+                                  won, lost, rule))  # fmt: skip
+            if box.settled_at_once:
+                continue
+            hands = box.hands
+            for person, initial in box.stakes.items():
+                if dealer_bj:
+                    views = [
+                        (initial * 2 if h.doubled else initial, h.hard > 21, h.blackjack)
+                        for h in hands
+                    ]
+                    results = settle_against_dealer_blackjack(initial, views, takes)
+                    for index, (view, result) in enumerate(zip(views, results, strict=True)):
+                        outcome, returned, won, lost, rule = result
+                        record(Payout(n, index + 1, person, Kind.WAGER, outcome, view[0],
+                                      returned, won, lost, rule))  # fmt: skip
+                    continue
+                for index, h in enumerate(hands):
+                    stake = initial * 2 if h.doubled else initial
+                    outcome, returned, won, lost, rule = settle_hand(
+                        stake, h.total, h.blackjack, h.hard > 21, dealer.total,
+                        dealer.hard > 21, chip,
+                    )  # fmt: skip
+                    record(Payout(n, index + 1, person, Kind.WAGER, outcome, stake, returned,
+                                  won, lost, rule))  # fmt: skip
+        self._finish_settlement(void=False)
+        self.settle()
+
+    def _finish_settlement(self, void: bool) -> None:
+        balance = check_balance(self.wagers_in, self.payouts)
+        self.settled = RoundSettled(
+            self.round,
+            balance.wagers_in,
+            balance.paid_out,
+            balance.house_result,
+            tuple(str(c) for c in self.dealer.cards),
+            void,
+        )
+        self._out.append(self.settled)
+
+    def _void(self) -> None:
+        """Void the round's hand: every unsettled stake comes back; so does insurance, even
+        if already collected (9.6). Blackjacks paid at once stand."""
+        kept = []
+        for payout in self.payouts:
+            if payout.kind is Kind.INSURANCE:
+                continue  # re-settled below as void (9.6)
+            kept.append(payout)
+        self.payouts = kept
+        for box in self._boxes_in_play:
+            n = box.number
+            for person, amount in box.insurance.items():
+                self._record_payout(
+                    Payout(n, 0, person, Kind.INSURANCE, Outcome.VOID, amount, amount, 0, 0,
+                           "9.6")
+                )  # fmt: skip
+            if box.settled_at_once:
+                continue
+            for person, initial in box.stakes.items():
+                for index, h in enumerate(box.hands):
+                    stake = initial * 2 if h.doubled else initial
+                    self._record_payout(
+                        Payout(n, index + 1, person, Kind.WAGER, Outcome.VOID, stake, stake,
+                               0, 0, "9.6")
+                    )  # fmt: skip
+        self._removals.clear()
+        self._finish_settlement(void=True)
+
+    def supervisor_clear(self, who: str, decision: HoldDecision) -> HoldCleared:
+        """A supervisor (named, for the journal) clears the HOLD with a decision."""
+        if self.state != "hold":
+            self._refuse("HOLD", "the table is not on hold")
+        if not who.strip():
+            self._refuse("HOLD", "a supervisor clearing a hold must be named")
+        open_violations = tuple(v for v in self.violations)
+        self.violations.clear()
+        record = HoldCleared(who, decision, open_violations)
+        self._out.append(record)
+        if decision is HoldDecision.KEEP_CARD:
+            self._resume_with_cards(decision)
+        elif self._held_from in ("round_over", "betting", "settlement"):
+            # no hand in play to void: the card is set aside and the table goes on
+            self._held_cards.clear()
+            getattr(self, f"resume_{self._held_from}")()
+        else:
+            self._held_cards.clear()
+            self._void()
+            self.void_round()
+        return record
+
+    def _new_round(self) -> None:
+        """NEXT on round over: the shoe is shuffled if 7.1 asked; betting opens."""
+        if self.shuffle.due:
+            self.shuffle.shuffled()
+        for box in self._boxes_in_play:
+            box.reset()
+        for box in self.boxes:
+            box.hands.clear()
+        self.dealer = Hand()
+        self.payouts = []
+        self.wagers_in = 0
+        self.settled = None
+        self._boxes_in_play = []
+        self._current = None
+        self.round += 1
+        self.shuffle.round_started()
+        self.open_betting()
+
+    def _end_round(self) -> None:
+        self.end_round()
+        due = self.shuffle.round_ended()
+        if due:
+            self._out.append(ShuffleDue(due))
+
+    def cutting_card_out(self) -> None:
+        """The shoe reports the cutting card (7.1b at once, or 7.1c at the round's end)."""
+        due = self.shuffle.cutting_card_out()
+        if due:
+            self._out.append(ShuffleDue(due))
