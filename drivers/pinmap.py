@@ -2,28 +2,9 @@
 
 A table engineer wires sensors, console buttons, lamps, the shoe gate, the poker
 dealer-button display and the limit sign (rule 11.5) to the Pi's GPIO header, then writes
-down which BCM pin went where::
-
-    [table]
-    game = "blackjack"
-
-    [pins]
-    debounce_ms = 20            # settle time of every sensor and button (contact bounce)
-    hold_ms = 2000              # a press held this long is a long press (supervisor key)
-
-    [pins.spots]                # chip presence sensors, by the spot's table name
-    box1 = 4                    # a bare pin number: pull-up, switch to ground (active low)
-    "box1.p2" = { pin = 5, pull = "none", active = "high" }   # quote names with a dot
-
-    [pins.buttons]
-    supervisor = { pin = 21, hold_ms = 3000 }
-
-    [pins.lamps]
-    betting_open = { pin = 12, pwm = true }
-
-    [pins.gate]
-    pin = 22
-    fail_safe = "locked"        # the state of the de-energised solenoid
+down which BCM pin went where in ``[pins.spots]``, ``[pins.buttons]``, ``[pins.lamps]``,
+``[pins.gate]``, ``[pins.position]`` and ``[pins.limit_sign]`` (reference and examples:
+docs/wiring.md, examples/pins-*.toml).
 
 Everything wrong with it is refused up front with a `PinMapError` that names the problem
 and the config line: a pin used twice, an unknown spot, button or lamp name, a device the
@@ -184,22 +165,13 @@ class PinMap:
     source: str
 
     def spot(self, name: str) -> SpotInput:
-        for spot in self.spots:
-            if spot.name == name:
-                return spot
-        raise KeyError(name)
+        return {s.name: s for s in self.spots}[name]  # KeyError names a missing spot
 
     def button(self, button: ConsoleButton | str) -> ButtonInput:
-        for b in self.buttons:
-            if b.button == button:
-                return b
-        raise KeyError(button)
+        return {b.button.value: b for b in self.buttons}[str(button)]
 
     def lamp(self, lamp: Lamp | str) -> LampOutput:
-        for lo in self.lamps:
-            if lo.lamp == lamp:
-                return lo
-        raise KeyError(lamp)
+        return {lo.lamp.value: lo for lo in self.lamps}[str(lamp)]
 
 
 def load_pinmap(path: str | Path) -> PinMap:
@@ -568,22 +540,16 @@ class _Parser:
 
     def required(self, pinmap: PinMap) -> None:
         game = pinmap.game
-        have_buttons = {b.button for b in pinmap.buttons}
-        for button in _REQUIRED_BUTTONS[game]:
-            if button not in have_buttons:
+        have = {b.button for b in pinmap.buttons} | {lo.lamp for lo in pinmap.lamps}
+        for device in (*_REQUIRED_BUTTONS[game], *_REQUIRED_LAMPS[game]):
+            if device not in have:
+                section = "buttons" if isinstance(device, ConsoleButton) else "lamps"
+                what = "console button" if section == "buttons" else "lamp"
                 raise self.error(
-                    f"{game} needs the console button {button.value!r}, and [pins.buttons] "
-                    "has no pin for it",
+                    f"{game} needs the {what} {device.value!r}, and [pins.{section}] has no "
+                    "pin for it",
                     "pins",
-                    "buttons",
-                )
-        have_lamps = {lo.lamp for lo in pinmap.lamps}
-        for lamp in _REQUIRED_LAMPS[game]:
-            if lamp not in have_lamps:
-                raise self.error(
-                    f"{game} needs the lamp {lamp.value!r}, and [pins.lamps] has no pin for it",
-                    "pins",
-                    "lamps",
+                    section,
                 )
         if game == "blackjack" and not any(s.name.startswith("box") for s in pinmap.spots):
             raise self.error("blackjack needs at least one box sensor in [pins.spots]", "pins")
