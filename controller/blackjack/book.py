@@ -97,7 +97,9 @@ class RoundBook:
     def confirm_removal(self) -> RemovalConfirmed:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def insurance_collected(self, box: Box) -> None:  # pragma: no cover - overridden
+    def insurance_collected(
+        self, box: Box, person: int | None = None
+    ) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
 
     # --- helpers --------------------------------------------------------------------------

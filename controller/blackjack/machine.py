@@ -136,7 +136,7 @@ class BlackjackTable(RulesActions):
         )
         self.shuffle = ShuffleTracker()
         self._lamps: dict[Lamp, LampPattern] = {}
-        self._cleared_insurance: set[tuple[int, int]] = set()
+        self._cut_level = False
         self._gate_locked: bool | None = None
         self._sync()
 
@@ -155,8 +155,12 @@ class BlackjackTable(RulesActions):
             self.spot_changed(event.spot, False, None)  # type: ignore[attr-defined]
         elif kind is ChipsSensed:
             self.spot_changed(event.spot, True, event.total)  # type: ignore[attr-defined]
-        elif kind is ShoeStatusChanged and event.cut_card_seen:  # type: ignore[attr-defined]
-            self.cutting_card_out()
+        elif kind is ShoeStatusChanged:
+            # the shoe reports a level; the cutting card comes out on its rising edge
+            seen = event.cut_card_seen  # type: ignore[attr-defined]
+            if seen and not self._cut_level:
+                self.cutting_card_out()
+            self._cut_level = seen
         return self.take_outputs()
 
     def take_outputs(self) -> list[Output]:
@@ -194,6 +198,12 @@ class BlackjackTable(RulesActions):
     def shoe_shuffled(self) -> None:
         """The dealer shuffled the shoe (7.1b, in the middle of closing bets)."""
         self.shuffle.shuffled()
+        self._cut_level = False
+
+    def _new_round(self) -> None:
+        if self.shuffle.due:
+            self._cut_level = False  # the cutting card goes back in with the shuffle
+        super()._new_round()
 
     # --- cards ----------------------------------------------------------------------------
 
@@ -317,13 +327,14 @@ class BlackjackTable(RulesActions):
         elif self.state != "dealer_drawing":
             self.dealer_draws()
 
-    def insurance_collected(self, box: Box) -> None:
-        """Every losing insurance wager on ``box`` is off the layout (9.5)."""
-        for person, amount in box.insurance.items():
-            if person not in box.insurance_collected:
-                box.insurance_collected.add(person)
+    def insurance_collected(self, box: Box, person: int | None = None) -> None:
+        """A losing insurance wager on ``box`` (``person``'s, or all) is off the layout
+        (9.5); the round goes on once every losing insurance is."""
+        for insurer, amount in box.insurance.items():
+            if insurer not in box.insurance_collected and person in (None, insurer):
+                box.insurance_collected.add(insurer)
                 self._record_payout(
-                    Payout(box.number, 0, person, Kind.INSURANCE, Outcome.LOSE,
+                    Payout(box.number, 0, insurer, Kind.INSURANCE, Outcome.LOSE,
                            amount, 0, 0, amount, "9.5", True)
                 )  # fmt: skip
         if self.state == "insurance_settlement" and not self._losing_insurance():
@@ -456,22 +467,11 @@ class BlackjackTable(RulesActions):
                     else:
                         self._withdraw_insurance(box, person)
                 elif state == "insurance_settlement" and not occupied:
-                    if person in box.insurance:
-                        self.insurance_collected_by(box, person)
+                    self.insurance_collected(box, person)
                 elif occupied and state in _WAGERS_FROZEN:
                     self._violate("9.2", f"insurance on {spot} placed after further cards")
         except IllegalAction as exc:
             self._out.append(Refused(exc.rule, exc.reason))
-
-    def insurance_collected_by(self, box: Box, person: int) -> None:
-        """One insurance spot read clear; the round goes on when all losers are off (9.5)."""
-        pending = {p for p in box.insurance if p not in box.insurance_collected}
-        if pending == {person}:
-            self.insurance_collected(box)
-        else:
-            self._cleared_insurance.add((box.number, person))
-            if all((box.number, p) in self._cleared_insurance for p in pending):
-                self.insurance_collected(box)
 
 
 _WAGERS_FROZEN = frozenset(

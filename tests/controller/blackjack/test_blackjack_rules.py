@@ -506,3 +506,37 @@ def test_card_before_no_more_bets_voided_is_set_aside() -> None:
     s.deal("9s")
     s.supervisor("Pat", HoldDecision.VOID_HAND)
     assert s.state == "betting" and not s.table.boxes[0].hands
+
+
+def test_9_5_every_persons_losing_insurance_must_be_collected() -> None:
+    for _ in range(2):  # twice: nothing of the first round's collection carries over
+        s = start({"box2": 4, "box2.p2": 4})
+        s.deal("Ts", "As", "8c")
+        s.occupy("insurance2", 2)
+        s.occupy("insurance2.p2", 2)
+        s.press(NEXT, NEXT)
+        s.deal("5d")
+        s.clear("insurance2")
+        assert s.state == "insurance_settlement"
+        s.clear("insurance2.p2")
+        assert s.state == "dealer_drawing"
+
+
+def test_7_1_cutting_card_reported_as_a_level_counts_once() -> None:
+    s = ScriptedTable()
+    s.press(NEXT)
+    s.occupy("box1", 4)
+    s.press(NO_MORE_BETS)
+    s.deal("Ts")
+    first = s.cut_card()
+    again = s.cut_card()  # the shoe repeats its status; the card came out once
+    assert s.of(ShuffleDue, first + again) == []
+    s.deal("9h", "8c")
+    s.press(NEXT)
+    s.deal("Kd")
+    assert s.of(ShuffleDue, s.press(NEXT)) == [ShuffleDue("7.1(c)")]
+    s.press(NEXT)  # shuffled; betting opens
+    assert s.table.shuffle.due is None
+    s.occupy("box1", 4)
+    s.press(NO_MORE_BETS)
+    assert s.of(ShuffleDue, s.cut_card()) == [ShuffleDue("7.1(b)")]  # the next shoe's
