@@ -5,6 +5,7 @@ violation; never an unhandled exception."""
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from bj_script import (
     DOUBLE,
@@ -13,6 +14,7 @@ from bj_script import (
     NEXT,
     NO_MORE_BETS,
     SPLIT,
+    ConsoleButton,
     ScriptedTable,
 )
 from hypothesis import given, settings
@@ -137,3 +139,47 @@ def test_every_round_settles_balanced_or_holds_with_a_rule(
         assert script.state == "settlement"
         script.press(NEXT)  # round over
         assert script.state == "round_over"
+
+
+SPOTS = ["box1", "box2.p2", "box7.p3", "box9", "insurance1", "insurance2.p2", "discard", "x"]
+any_event = st.one_of(
+    st.builds(lambda c: ("card", c), card_text),
+    st.builds(lambda c: ("card", c), card_text),
+    st.builds(lambda c: ("card", c), card_text),
+    st.just(("press", ConsoleButton.NEXT)),
+    st.builds(lambda b: ("press", b), st.sampled_from(ConsoleButton)),
+    st.builds(lambda s: ("occupy", s), st.sampled_from(SPOTS)),
+    st.builds(lambda s: ("clear", s), st.sampled_from(SPOTS)),
+    st.builds(lambda s, n: ("chips", (s, n)), st.sampled_from(SPOTS), st.integers(-2, 12)),
+    st.just(("cut", None)),
+    st.builds(lambda d: ("supervisor", d), st.sampled_from(HoldDecision)),
+)
+
+
+@settings(max_examples=int(os.environ.get("BJ_EXAMPLES", "150")), deadline=None)
+@given(v=variants, events=st.lists(any_event, max_size=80))
+def test_any_event_in_any_state_never_raises(v: Variants, events: list[tuple[str, Any]]) -> None:
+    """Whatever the devices send, in whatever order: a record or a hold, never a crash."""
+    script = ScriptedTable(v)
+    script.press(ConsoleButton.NEXT)
+    script.occupy("box1", 4)
+    script.occupy("box3", 6)
+    script.press(ConsoleButton.NO_MORE_BETS)
+    for kind, arg in events:
+        if kind == "card":
+            script.deal(arg)
+        elif kind == "press":
+            script.press(arg)
+        elif kind == "occupy":
+            script.occupy(arg)
+        elif kind == "clear":
+            script.clear(arg)
+        elif kind == "chips":
+            script.occupy(*arg)
+        elif kind == "cut":
+            script.cut_card()
+        elif script.state == "hold":
+            script.supervisor("Pat", arg)
+        if script.state == "settlement":
+            check_round(script)
+        script.table.view()  # the display model can always be built

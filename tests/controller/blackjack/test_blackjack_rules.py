@@ -540,3 +540,25 @@ def test_7_1_cutting_card_reported_as_a_level_counts_once() -> None:
     s.occupy("box1", 4)
     s.press(NO_MORE_BETS)
     assert s.of(ShuffleDue, s.cut_card()) == [ShuffleDue("7.1(b)")]  # the next shoe's
+
+
+@pytest.mark.parametrize(
+    ("takes", "expected"),
+    [
+        (DealerBlackjackTakes.ORIGINAL_ONLY, [(Outcome.LOSE, -4), (Outcome.RETURNED, 0)]),
+        (DealerBlackjackTakes.EVERYTHING, [(Outcome.LOSE, -4), (Outcome.LOSE, -4)]),
+        (DealerBlackjackTakes.BUSTED_PLUS_ONE, [(Outcome.LOSE, -4), (Outcome.LOSE, -4)]),
+    ],
+)
+def test_split_hands_one_bust_against_dealer_blackjack_per_variant(
+    takes: DealerBlackjackTakes, expected: list[tuple[Outcome, int]]
+) -> None:
+    s = start({"box1": 4}, Variants(dealer_blackjack_takes=takes))
+    s.deal("8s", "Td", "8c")
+    s.press(SPLIT)
+    s.deal("5h", "Kc")  # first hand 8-5-K: bust
+    s.deal("Qh")  # second hand 18
+    s.press(NEXT)
+    s.deal("As")  # dealer blackjack
+    assert [(o, n) for (_, _, _, o, n) in wager_payouts(s)] == expected
+    assert s.table.settled is not None and s.table.settled.wagers_in == 8
