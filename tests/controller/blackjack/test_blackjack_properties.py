@@ -14,7 +14,6 @@ from bj_script import (
     NEXT,
     NO_MORE_BETS,
     SPLIT,
-    ConsoleButton,
     ScriptedTable,
 )
 from hypothesis import given, settings
@@ -24,6 +23,7 @@ from controller.blackjack.records import HoldDecision, Violation
 from controller.blackjack.rules import DealerBlackjackTakes, DoubleOn, Variants
 from controller.blackjack.settlement import Kind, check_balance
 from controller.cards import DECK
+from controller.ports import ConsoleButton
 
 CARDS = [str(c) for c in DECK]
 # Small cards and aces often, so that splits, doubles, blackjacks and soft hands happen.
