@@ -199,10 +199,10 @@ class RulesActions(RoundBook):
     def double(self, box: int) -> Doubled:
         """Double the acting hand: every person's stake again, one more card only."""
         self.verify_double(box)
-        hand = self._current
+        hand = self._current_of(box)
         target = self.boxes[box - 1]
         extra = sum(target.stakes.values())
-        hand.doubled = True  # type: ignore[union-attr]
+        hand.doubled = True
         self.wagers_in += extra
         record = Doubled(box, self._hand_index + 1, extra)
         self._out.append(record)
@@ -228,12 +228,12 @@ class RulesActions(RoundBook):
     def split(self, box: int) -> SplitMade:
         """Split the acting pair into two hands; each gets its second card in turn."""
         self.verify_split(box)
-        hand = self._current
+        hand = self._current_of(box)
         target = self.boxes[box - 1]
-        aces = hand.cards[0].rank == ACE  # type: ignore[union-attr]
+        aces = hand.cards[0].rank == ACE
         first, second = Hand(True, aces), Hand(True, aces)
-        first.add(hand.cards[0])  # type: ignore[union-attr]
-        second.add(hand.cards[1])  # type: ignore[union-attr]
+        first.add(hand.cards[0])
+        second.add(hand.cards[1])
         target.hands[self._hand_index : self._hand_index + 1] = [first, second]
         extra = sum(target.stakes.values())
         self.wagers_in += extra
@@ -256,9 +256,9 @@ class RulesActions(RoundBook):
 
     def stand(self, box: int) -> Stood:
         self.verify_stand(box)
-        hand = self._current
-        hand.done = True  # type: ignore[union-attr]
-        record = Stood(box, self._hand_index + 1, hand.total)  # type: ignore[union-attr]
+        hand = self._current_of(box)
+        hand.done = True
+        record = Stood(box, self._hand_index + 1, hand.total)
         self._out.append(record)
         self._advance()
         return record

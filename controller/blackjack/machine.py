@@ -144,20 +144,19 @@ class BlackjackTable(RulesActions):
 
     def handle(self, event: Event) -> list[Output]:
         """Apply one device event; return the commands and records it produced."""
-        kind = type(event)
-        if kind is CardDrawn:
-            self.card_drawn(event.card)  # type: ignore[attr-defined]
-        elif kind is ButtonPressed:
-            self.press(event.button)  # type: ignore[attr-defined]
-        elif kind is SpotOccupied:
-            self.spot_changed(event.spot, True, None)  # type: ignore[attr-defined]
-        elif kind is SpotCleared:
-            self.spot_changed(event.spot, False, None)  # type: ignore[attr-defined]
-        elif kind is ChipsSensed:
-            self.spot_changed(event.spot, True, event.total)  # type: ignore[attr-defined]
-        elif kind is ShoeStatusChanged:
+        if type(event) is CardDrawn:
+            self.card_drawn(event.card)
+        elif type(event) is ButtonPressed:
+            self.press(event.button)
+        elif type(event) is SpotOccupied:
+            self.spot_changed(event.spot, True, None)
+        elif type(event) is SpotCleared:
+            self.spot_changed(event.spot, False, None)
+        elif type(event) is ChipsSensed:
+            self.spot_changed(event.spot, True, event.total)
+        elif type(event) is ShoeStatusChanged:
             # the shoe reports a level; the cutting card comes out on its rising edge
-            seen = event.cut_card_seen  # type: ignore[attr-defined]
+            seen = event.cut_card_seen
             if seen and not self._cut_level:
                 self.cutting_card_out()
             self._cut_level = seen

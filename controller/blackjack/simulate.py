@@ -140,7 +140,10 @@ def simulate(
                 if len(cards) < 2:
                     draw()
                     continue
-                box = table.current_box.number  # type: ignore[union-attr]
+                acting = table.current_box
+                if acting is None:  # pragma: no cover - a current hand has its box
+                    raise SimulationError("no acting box in boxes_acting")
+                box = acting.number
                 up = table.dealer.cards[0].rank
                 up = 11 if up == ACE else min(up, 10)
                 pair = 0
