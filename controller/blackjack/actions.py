@@ -55,8 +55,11 @@ class RulesActions(RoundBook):
             self._refuse("4.1", f"at most {self.variants.people_per_box} people on a box")
         if amount < 0 or amount % self.variants.smallest_chip:
             self._refuse("4.1", f"a wager of {amount} is not whole chips")
-        if person > 1 and amount and 1 not in self.boxes[box - 1].stakes:
+        stakes = self.boxes[box - 1].stakes
+        if person > 1 and amount and 1 not in stakes:
             self._refuse("4.1", "people bet behind a box holder: box holder first")
+        if person == 1 and not amount and len(stakes.keys() - {1}) > 0:
+            self._refuse("4.1", "the box holder cannot leave while others bet behind")
 
     def can_place_wager(self, box: int, person: int, amount: int) -> bool:
         try:
@@ -129,7 +132,10 @@ class RulesActions(RoundBook):
         return record
 
     def _withdraw_insurance(self, box: Box, person: int) -> None:
-        self.wagers_in -= box.insurance.pop(person, 0)
+        """Insurance taken back while insurance is still open (before any further card)."""
+        if person in box.insurance:
+            self.wagers_in -= box.insurance.pop(person)
+            self._out.append(InsuranceTaken(box.number, person, 0))
 
     def verify_even_money(self, box: int, person: int) -> None:
         if self.state != "insurance":

@@ -457,7 +457,7 @@ class BlackjackTable(RulesActions):
                     and not (occupied and total is None and person in box.stakes)
                     and not (not occupied and _settled(box))
                 ):
-                    self._violate("4.2", f"wager on {spot} changed after the first card")
+                    self._violate("4.2", f"wager on {spot} changed after betting closed")
             elif kind == "insurance":
                 if state == "insurance":
                     if occupied:

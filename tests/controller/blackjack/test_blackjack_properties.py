@@ -74,7 +74,8 @@ def play(script: ScriptedTable, data: st.DataObject, rogue: bool, boxes: list[in
             choice = data.draw(st.integers(0, 3))
             if choice == 0:
                 number = data.draw(st.sampled_from(boxes))
-                script.occupy(f"insurance{number}", data.draw(st.integers(1, 6)))
+                person = data.draw(st.sampled_from(["", ".p2"]))
+                script.occupy(f"insurance{number}{person}", data.draw(st.integers(1, 6)))
             elif choice == 1:
                 script.press(EVEN_MONEY)
             else:
@@ -88,7 +89,7 @@ def play(script: ScriptedTable, data: st.DataObject, rogue: bool, boxes: list[in
         elif state == "insurance_settlement":
             if table.variants.insurance_sensors:
                 for number in boxes:
-                    script.clear(f"insurance{number}")
+                    script.clear(f"insurance{number}", f"insurance{number}.p2")
             else:
                 script.press(INSURANCE_CLOSED)
         else:  # pragma: no cover - the loop only meets the states above

@@ -562,3 +562,15 @@ def test_split_hands_one_bust_against_dealer_blackjack_per_variant(
     s.deal("As")  # dealer blackjack
     assert [(o, n) for (_, _, _, o, n) in wager_payouts(s)] == expected
     assert s.table.settled is not None and s.table.settled.wagers_in == 8
+
+
+def test_4_1_box_holder_first_and_last() -> None:
+    s = ScriptedTable()
+    s.press(NEXT)
+    assert not s.table.can_place_wager(2, 2, 4)  # nobody to bet behind
+    s.table.place_wager(2, 1, 4)
+    s.table.place_wager(2, 2, 4)
+    with pytest.raises(IllegalAction):
+        s.table.place_wager(2, 1, 0)  # the holder cannot leave the others behind
+    with pytest.raises(IllegalAction):
+        s.table.place_wager(2, 4, 4)  # at most three people on a box
