@@ -163,10 +163,15 @@ class Journal:
                 if not self.path.exists():
                     raise JournalError(f"no journal at {self.path}")
                 uri = f"file:{self.path}?mode=ro"
-                self._db = sqlite3.connect(uri, uri=True, isolation_level=None)
+                self._db = sqlite3.connect(
+                    uri, uri=True, isolation_level=None, check_same_thread=False
+                )
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._db = sqlite3.connect(self.path, isolation_level=None)
+                # One thread at a time: the start-up replay, then the controller thread.
+                self._db = sqlite3.connect(
+                    self.path, isolation_level=None, check_same_thread=False
+                )
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
                 self._db.executescript(_SCHEMA)
@@ -175,7 +180,8 @@ class Journal:
             ).fetchone()
         except sqlite3.Error as exc:
             raise JournalError(f"cannot open the journal {self.path}: {exc}") from exc
-        self.last_seq, self.last_hash = (row[0], row[1]) if row else (0, GENESIS)
+        self.last_seq: int = row[0] if row else 0
+        self.last_hash: str = row[1] if row else GENESIS
 
     def close(self) -> None:
         self._db.close()
@@ -239,7 +245,10 @@ class Journal:
             query += " AND round = ?"
             args.append(round)
         for row in self._db.execute(query + " ORDER BY seq", args):
-            yield Entry(*row[:6], json.loads(row[6]), *row[7:])  # type: ignore[arg-type]
+            seq, wall, mono, round_, source, kind, payload, actor, prev_hash, digest = row
+            yield Entry(
+                seq, wall, mono, round_, source, kind, json.loads(payload), actor, prev_hash, digest
+            )
 
     def rounds(self) -> list[int]:
         rows = self._db.execute(

@@ -30,26 +30,35 @@ class SimulatedShoe(SimulatedDevice):
         serial_number: str = "SIM-SHOE-0001",
         **kw: object,
     ) -> None:
-        rng = rng or random.Random(0)
         super().__init__(
             link,
             kind=m.DeviceKind.SHOE,
             serial_number=serial_number,
             firmware="sim-shoe-1.0",
-            rng=rng,
+            rng=rng or random.Random(0),
             **kw,  # type: ignore[arg-type]
         )
-        if cards is None:
-            shuffled = list(shoe_cards(decks))
-            rng.shuffle(shuffled)
-            cards = shuffled
-        self._cards = list(cards)
+        self.decks = decks
+        self._cards: list[Card] = []
         self._next = 0
-        # The cutting card sits in front of card number cut_card_at (0-based); by default
-        # about three quarters of the way in, as a dealer would place it.
-        self.cut_card_at = (
-            cut_card_at if cut_card_at is not None else max(1, len(self._cards) * 3 // 4)
-        )
+        self.cut_card_at = 0
+        self.load(cards, cut_card_at)
+
+    def load(self, cards: Sequence[Card] | None = None, cut_card_at: int | None = None) -> None:
+        """Fill the shoe: with ``cards`` in that order, or a fresh shuffle of its decks from
+        its random generator (the dealer shuffling). The cutting card goes in front of card
+        number ``cut_card_at`` (0-based); by default about three quarters of the way in, as
+        a dealer would place it."""
+        if cards is None:
+            shuffled = list(shoe_cards(self.decks))
+            self.rng.shuffle(shuffled)
+            cards = shuffled
+        with self._lock:
+            self._cards = list(cards)
+            self._next = 0
+            self.cut_card_at = (
+                cut_card_at if cut_card_at is not None else max(1, len(self._cards) * 3 // 4)
+            )
 
     @property
     def cards_left(self) -> int:

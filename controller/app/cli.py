@@ -14,7 +14,10 @@ import sys
 from collections.abc import Sequence
 
 COMMANDS = {
+    "run": ("controller.app.run", "run a table from its config"),
     "demo": ("controller.app.demo", "run a simulated table (the README's main command)"),
+    "config": ("controller.app.config_check", "check a table config"),
+    "journal": ("controller.app.journal_cli", "verify, export, replay, recall the journal"),
     "sim-shoe": ("controller.app.sim_shoe", "serve a simulated shoe on a pty or TCP port"),
     "shoe-monitor": ("controller.app.shoe_monitor", "watch a shoe's line: cards, status, faults"),
     "rfid-monitor": ("controller.app.rfid_monitor", "watch an RFID reader: tags and cards"),

@@ -1,64 +1,158 @@
-"""`tablectl demo`: a simulated table, for a first look without hardware.
+"""`tablectl demo [--game blackjack|poker]`: a complete simulated table, for a first look.
 
-For now this is the wire slice: a simulated shoe on a real pseudo-terminal, dealing at a
-human pace, and the shoe monitor reading it through the real driver, as `tablectl
-shoe-monitor` would. The complete table (rules, journal, status display) replaces it when
-the event loop lands; the command stays the same.
+The same code path as `tablectl run --sim` with the example config: the simulated shoe on a
+real pseudo-terminal read by the real serial driver, the simulated chip sensors and console
+buttons read by the real GPIO driver, the journal (in a temporary folder), the rules, and
+the status display. A scripted dealer and players (`sim_hardware.dealer`) play rounds
+continuously at a pace a person can follow, acting only through the simulated devices.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import logging
 import random
 import signal
 import sys
+import tempfile
 import threading
-from typing import TextIO
+from pathlib import Path
+from typing import Any, TextIO
 
-from controller.app.shoe_monitor import Monitor
-from controller.ports import Event
-from drivers.serial_device import SerialDevice
-from sim_hardware.link import PtyLink
-from sim_hardware.shoe import SimulatedShoe
+from controller.app.config import TableConfig, load_config
+from controller.app.table import RunningTable
+from controller.ports import ConsoleAction, SupervisorAction
+from sim_hardware.dealer import BlackjackDealer
+
+log = logging.getLogger(__name__)
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--deal-every", type=float, default=0.8, metavar="SECONDS")
-    parser.add_argument("--count", type=int, default=None, help="stop after this many cards")
+    parser.add_argument("--game", choices=("blackjack",), default="blackjack")
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.6,
+        metavar="SECONDS",
+        help="time between the dealer's actions (default 0.6)",
+    )
+    parser.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--port", type=int, default=8080, help="status display port")
+    parser.add_argument(
+        "--journal", type=Path, default=None, help="journal file (default: a new temporary folder)"
+    )
+
+
+class SimHands:
+    """The scripted dealer's hands on the simulated devices of a running table."""
+
+    def __init__(self, table: RunningTable) -> None:
+        devices = table.devices
+        if devices is None or devices.sim_shoe is None or devices.sim_table is None:
+            raise RuntimeError("the demo needs a table running on the simulators")
+        self.shoe = devices.sim_shoe
+        self.sim = devices.sim_table
+        self.events = table.events
+
+    def draw(self) -> str:
+        return str(self.shoe.draw())
+
+    def shuffle(self) -> None:
+        self.shoe.load()
+
+    def press(self, button: str) -> None:
+        self.sim.press(button)
+
+    def wager(self, box: int, on: bool) -> None:
+        self._chips(f"box{box}", on)
+
+    def insurance(self, box: int, on: bool) -> None:
+        self._chips(f"insurance{box}", on)
+
+    def _chips(self, spot: str, on: bool) -> None:
+        if on:
+            self.sim.place_chips(spot)
+        else:
+            self.sim.remove_chips(spot)
+
+    def console(self, action: str, **args: Any) -> None:
+        self.events.put(ConsoleAction(source="console", action=action, args=args, actor="demo"))
+
+    def supervisor(self, decision: str, reason: str) -> None:
+        self.events.put(
+            SupervisorAction(
+                source="supervisor", who="demo supervisor", decision=decision, reason=reason
+            )
+        )
+
+
+def demo_config(game: str, journal: Path, port: int) -> TableConfig:
+    config = load_config(EXAMPLES / f"{game}-table.toml")
+    return dataclasses.replace(config, journal_path=journal, display_port=port)
+
+
+def play(
+    table: RunningTable,
+    dealer: BlackjackDealer,
+    *,
+    pace: float,
+    stop: threading.Event,
+    rounds: int | None,
+    out: TextIO,
+) -> None:
+    """The dealer's thread: one action, then wait for the table to take it in."""
+    while not stop.is_set():
+        if rounds is not None and dealer.rounds_finished >= rounds:
+            break
+        seen = table.state.get("journal_seq", 0)
+        done = dealer.step()
+        table.loop.wait_idle(timeout=2.0)
+        if table.state.get("journal_seq", 0) == seen:
+            stop.wait(0.05)  # a sensor or button takes a moment to settle (debounce)
+            table.loop.wait_idle(timeout=2.0)
+        view = table.state.get("view", {})
+        print(
+            f"round {view.get('round', '?'):>3}  {done:<34} next: {view.get('next_action', '')}",
+            file=out,
+            flush=True,
+        )
+        stop.wait(pace)
 
 
 def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
-    import queue
-
+    folder = None
+    if args.journal is None:
+        folder = tempfile.TemporaryDirectory(prefix="tablectl-demo-")
+        journal = Path(folder.name) / "journal.sqlite"
+    else:
+        journal = args.journal
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
-    link = PtyLink()
+    config = demo_config(args.game, journal, args.port)
+    table = RunningTable(config, simulate=True, seed=seed).start()
+    print(
+        f"SIMULATED {args.game} table {config.table_id} (seed {seed}); journal {journal}",
+        file=out,
+        flush=True,
+    )
+    if table.server is not None:
+        print(f"status: {table.server.url}/api/state  (Ctrl-C to stop)", file=out, flush=True)
+    dealer = BlackjackDealer(
+        SimHands(table), lambda: table.state, random.Random(seed), boxes=(1, 2, 3)
+    )
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    shoe = SimulatedShoe(link, decks=6, rng=random.Random(seed)).start()
-    events: queue.Queue[Event] = queue.Queue()
-    driver = SerialDevice(link.url, events).start()
-    monitor = Monitor(out)
-    print(f"SIMULATED table: shoe of 6 decks (seed {seed}) on {link.url}", file=out, flush=True)
-    print("Ctrl-C to stop.", file=out, flush=True)
     try:
-        while not stop.is_set():
-            if args.count is not None and monitor.cards >= args.count:
-                break
-            try:
-                event = events.get(timeout=args.deal_every)
-            except queue.Empty:
-                if shoe.cards_left:
-                    shoe.draw()
-                continue
-            monitor.show(event)
-            seq = getattr(event, "seq", None)
-            if seq is not None:
-                driver.acknowledge(seq)
+        play(table, dealer, pace=args.pace, stop=stop, rounds=args.rounds, out=out)
     except KeyboardInterrupt:
         pass
     finally:
         signal.signal(signal.SIGTERM, previous)
-        driver.close()
-        shoe.close()
+        table.stop()
+        if folder is not None:
+            folder.cleanup()
+    print(f"{dealer.rounds_finished} rounds played", file=out)
     return 0

@@ -28,7 +28,7 @@ from drivers.pinmap import parse_pinmap
 from sim_hardware.table import SimTable
 
 ROOT = Path(__file__).resolve().parents[2]
-BLACKJACK = (ROOT / "examples" / "pins-blackjack.toml").read_text()
+BLACKJACK = (ROOT / "examples" / "blackjack-table.toml").read_text()
 FAST_HOLD = BLACKJACK.replace("hold_ms = 3000", "hold_ms = 300")
 TIMEOUT = 3.0
 

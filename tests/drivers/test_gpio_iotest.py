@@ -15,8 +15,8 @@ import pytest
 from controller.app import io_test
 
 ROOT = Path(__file__).resolve().parents[2]
-BLACKJACK = ROOT / "examples" / "pins-blackjack.toml"
-POKER = ROOT / "examples" / "pins-poker.toml"
+BLACKJACK = ROOT / "examples" / "blackjack-table.toml"
+POKER = ROOT / "examples" / "poker-table.toml"
 
 
 def parse(*argv: str) -> argparse.Namespace:

@@ -11,8 +11,8 @@ from controller.ports import ConsoleButton, Lamp
 from drivers.pinmap import GateState, PinMapError, load_pinmap, parse_pinmap
 
 ROOT = Path(__file__).resolve().parents[2]
-BLACKJACK = (ROOT / "examples" / "pins-blackjack.toml").read_text()
-POKER = (ROOT / "examples" / "pins-poker.toml").read_text()
+BLACKJACK = (ROOT / "examples" / "blackjack-table.toml").read_text()
+POKER = (ROOT / "examples" / "poker-table.toml").read_text()
 
 
 def line_of(text: str, fragment: str) -> int:
@@ -30,13 +30,13 @@ def refused(text: str) -> PinMapError:
 
 
 def test_the_example_pin_maps_load() -> None:
-    blackjack = load_pinmap(ROOT / "examples" / "pins-blackjack.toml")
+    blackjack = load_pinmap(ROOT / "examples" / "blackjack-table.toml")
     assert blackjack.game == "blackjack"
     assert {b.button for b in blackjack.buttons} == set(ConsoleButton)
     assert {lo.lamp for lo in blackjack.lamps} == set(Lamp)
     assert blackjack.spot("box1.p2").pin == 11
     assert blackjack.gate is not None and blackjack.gate.fail_safe is GateState.LOCKED
-    poker = load_pinmap(ROOT / "examples" / "pins-poker.toml")
+    poker = load_pinmap(ROOT / "examples" / "poker-table.toml")
     assert poker.position is not None and len(poker.position.pins) == 8
     assert poker.limit_sign is not None and poker.limit_sign.data == (23, 18, 11, 8)
 

@@ -14,8 +14,8 @@ from drivers.pinmap import parse_pinmap
 from sim_hardware.table import SimTable
 
 ROOT = Path(__file__).resolve().parents[2]
-BLACKJACK = (ROOT / "examples" / "pins-blackjack.toml").read_text()
-POKER = (ROOT / "examples" / "pins-poker.toml").read_text()
+BLACKJACK = (ROOT / "examples" / "blackjack-table.toml").read_text()
+POKER = (ROOT / "examples" / "poker-table.toml").read_text()
 
 
 @pytest.fixture

@@ -46,9 +46,9 @@ ROOT = Path(__file__).resolve().parents[3]
 T = TypeVar("T")
 TIMEOUT = 3.0
 # A short supervisor hold keeps the long-press test quick on both worlds.
-BLACKJACK = (ROOT / "examples" / "pins-blackjack.toml").read_text().replace("3000", "300")
+BLACKJACK = (ROOT / "examples" / "blackjack-table.toml").read_text().replace("3000", "300")
 POKER = (
-    (ROOT / "examples" / "pins-poker.toml").read_text().replace("hold_ms = 2000", "hold_ms = 300")
+    (ROOT / "examples" / "poker-table.toml").read_text().replace("hold_ms = 2000", "hold_ms = 300")
 )
 
 

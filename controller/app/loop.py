@@ -1,0 +1,259 @@
+"""The controller thread: one queue in, the journal first, then the rules, then the world.
+
+For every event, in this order (DESIGN "Runtime model"):
+
+1. append it to the journal (durable on disk when `Journal.record` returns);
+2. apply it to the game;
+3. journal the records the game produced (payouts, violations, refusals) and carry out its
+   commands (gate, lamps, displays) on the devices that can;
+4. only then acknowledge it to the device that sent it, so a device resends anything the
+   controller had not recorded when the power went;
+5. publish the new view (status display, pit feed): never waiting on the network.
+
+Only this thread touches the game. A refused console input (`IllegalAction`) is journaled as
+`ActionRefused` and shown; it never stops the table. An error in the rules code itself is
+journaled as `ControllerFault`, logged with its traceback, and the table goes on with the
+next event: replaying the journal meets the same error at the same place, so recovery is
+still exact.
+
+`replay` rebuilds the game from a journal after a restart: every event is applied again
+(the records are re-derived, not re-read), and the devices are then told the final gate,
+lamp and display states once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import queue
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from controller.app.games import ActionRefused, Game
+from controller.errors import IllegalAction, TableError
+from controller.journal import Journal, JournalError, decode_event, to_jsonable
+from controller.ports import (
+    Command,
+    ConsoleAction,
+    DeviceFault,
+    DeviceHello,
+    DeviceLost,
+    DeviceRestored,
+    Event,
+    LockShoe,
+    SetLamp,
+    SupervisorAction,
+)
+
+log = logging.getLogger(__name__)
+
+
+class Device(Protocol):
+    """What the loop needs of a device: carrying out the commands it has the hardware for.
+    A device whose events carry sequence numbers (a serial shoe) also has
+    ``acknowledge(seq)``, called once the event is journaled."""
+
+    def handles(self, command: Command) -> bool: ...
+    def execute(self, command: Command) -> None: ...
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ControllerFault:
+    """The rules code failed on an event. The event is journaled; the table goes on."""
+
+    event: str
+    error: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Stop:
+    """Put on the queue to make the loop finish the event in hand and return."""
+
+
+def command_channel(command: Command) -> tuple[str, ...]:
+    """Commands that replace one another share a channel: the last one wins."""
+    if isinstance(command, SetLamp):
+        return ("lamp", command.lamp.value)
+    name = type(command).__name__
+    return ("gate",) if name in ("LockShoe", "UnlockShoe") else (name,)
+
+
+class TableLoop:
+    def __init__(
+        self,
+        game: Game,
+        journal: Journal,
+        events: queue.Queue[Any],
+        *,
+        devices: dict[str, Device] | None = None,
+        publish: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
+        self.game = game
+        self.journal = journal
+        self.events = events
+        self.devices = devices or {}
+        self.publish = publish
+        self.recovered = False
+        self.processed = 0
+        self.idle = threading.Event()
+        self.failed: str | None = None
+        self.device_status: dict[str, str] = {}
+        self._final: list[Command] = []
+        self.notices: deque[dict[str, Any]] = deque(maxlen=8)  # refusals, faults, losses
+
+    # --- recovery -----------------------------------------------------------------------
+
+    def replay(self) -> int:
+        """Apply every event in the journal to the (fresh) game; return how many. The final
+        state of every output channel (gate, each lamp, displays) is kept for
+        `replay_outputs`, to tell the devices once they are open."""
+        final: dict[tuple[str, ...], Command] = {}
+        count = 0
+        for entry in self.journal.entries():
+            event = decode_event(entry)
+            if event is None:
+                continue
+            for output in self._apply(event, journal=False):
+                if isinstance(output, Command):
+                    final[command_channel(output)] = output
+            count += 1
+        for output in self.game.pending():
+            if isinstance(output, Command):
+                final[command_channel(output)] = output
+        self._final = list(final.values())
+        self.recovered = count > 0
+        return count
+
+    def replay_outputs(self) -> None:
+        """Tell the devices the state the replayed game is in."""
+        for command in self._final:
+            self.execute(command)
+        self._final = []
+
+    # --- the loop -----------------------------------------------------------------------
+
+    def run(self, stop: threading.Event | None = None) -> None:
+        """Drain the queue until a `Stop` arrives (or ``stop`` is set). If the journal
+        cannot be written the loop stops at once, with the shoe locked and the event not
+        acknowledged: a table that cannot record must not deal (`failed` says why)."""
+        self._publish()
+        while stop is None or not stop.is_set():
+            try:
+                event = self.events.get(timeout=0.5)
+            except queue.Empty:
+                self.idle.set()
+                continue
+            if isinstance(event, Stop):
+                return
+            try:
+                self.step(event)
+            except JournalError as exc:
+                log.critical("the journal failed; the table stops: %s", exc)
+                self.failed = str(exc)
+                self.execute(LockShoe())
+                self.idle.set()
+                return
+            if self.events.empty():
+                self.idle.set()
+
+    def step(self, event: Event) -> None:
+        self.idle.clear()
+        actor = _actor(event)
+        self.journal.record(event, source=event.source, round=self.game.round_no, actor=actor)
+        outputs = self._apply(event, journal=True)
+        for output in outputs:
+            if isinstance(output, Command):
+                self.execute(output)
+            elif isinstance(output, ActionRefused | ControllerFault):
+                self._notice(to_jsonable(output))
+        self._watch_devices(event)
+        seq = getattr(event, "seq", None)
+        if seq is not None:
+            acknowledge = getattr(self.devices.get(event.source), "acknowledge", None)
+            if acknowledge is not None:
+                acknowledge(seq)
+        self.processed += 1
+        self._publish()
+
+    def _apply(self, event: Event, *, journal: bool) -> list[Any]:
+        try:
+            outputs = self.game.handle(event)
+        except IllegalAction as exc:
+            outputs = [ActionRefused(_action_name(event), exc.rule, exc.reason)]
+        except TableError as exc:
+            outputs = [ActionRefused(_action_name(event), "", str(exc))]
+        except Exception as exc:  # a bug in the rules code: journal it, keep the table up
+            if journal:
+                log.exception("the rules failed on %r", event)
+            outputs = [ControllerFault(type(event).__name__, f"{type(exc).__name__}: {exc}")]
+        if journal:
+            round_no = self.game.round_no
+            for output in outputs:
+                if not isinstance(output, Command):
+                    self.journal.record(output, source="controller", round=round_no)
+        return outputs
+
+    def execute(self, command: Command) -> None:
+        for name, device in self.devices.items():
+            if not device.handles(command):
+                continue
+            try:
+                device.execute(command)
+            except TableError as exc:
+                log.error("%s could not %s: %s", name, type(command).__name__, exc)
+
+    def _watch_devices(self, event: Event) -> None:
+        if isinstance(event, DeviceLost):
+            self.device_status[event.source] = f"LOST: {event.reason}"
+            self._notice(to_jsonable(event))
+        elif isinstance(event, DeviceRestored | DeviceHello):
+            self.device_status[event.source] = "ok"
+        elif isinstance(event, DeviceFault):
+            self._notice(to_jsonable(event))
+
+    def _notice(self, item: dict[str, Any]) -> None:
+        self.notices.append({"journal_seq": self.journal.last_seq, **item})
+
+    def snapshot(self) -> dict[str, Any]:
+        """The state the status display and the pit see: the game's view and the loop's."""
+        return {
+            "journal_seq": self.journal.last_seq,
+            "events_processed": self.processed,
+            "recovered": self.recovered,
+            "devices": dict(self.device_status),
+            "notices": list(self.notices),
+            "game": self.game.name,
+            "round": self.game.round_no,
+            "view": self.game.view(),
+        }
+
+    def _publish(self) -> None:
+        if self.publish is not None:
+            self.publish(self.snapshot())
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until the queue is drained (for tests and benchmarks)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.idle.wait(timeout=deadline - time.monotonic()) and self.events.empty():
+                return True
+        return False
+
+
+def _actor(event: Event) -> str | None:
+    if isinstance(event, SupervisorAction):
+        return event.who
+    if isinstance(event, ConsoleAction):
+        return event.actor
+    return None
+
+
+def _action_name(event: Event) -> str:
+    if isinstance(event, ConsoleAction):
+        return event.action
+    if isinstance(event, SupervisorAction):
+        return f"supervisor {event.decision}"
+    return type(event).__name__

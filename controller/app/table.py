@@ -1,0 +1,136 @@
+"""A running table: the config, the journal, the game, the devices, the loop and the
+display, put together and started in the right order.
+
+1. Open the journal and rebuild the game by replaying it (after a power cut the table comes
+   back exactly where it stopped, and says so on the display).
+2. Open the devices (the shoe told where its sequence stood, so its resends are recognised),
+   and tell them the gate, lamp and display states the game is in.
+3. Serve the status display, then run the controller thread until told to stop.
+
+Stopping finishes the event in hand, closes the devices (the gate falls to its fail-safe
+state) and the journal.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import queue
+import threading
+from typing import Any
+
+from controller.app.config import TableConfig
+from controller.app.devices import TableDevices, open_devices, shoe_resume
+from controller.app.games import BlackjackGame, Game, PokerGame
+from controller.app.loop import Stop, TableLoop
+from controller.app.web import StatusServer
+from controller.journal import Journal, to_jsonable
+from controller.ports import ShowLimits
+
+log = logging.getLogger(__name__)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TableStarted:
+    """Journaled at every start: which table, game and rules the rows that follow are for
+    (so `tablectl journal replay` needs no config), and whether it recovered."""
+
+    table_id: str
+    game: str
+    rules: dict[str, Any]
+    simulated: bool
+    replayed_events: int
+
+
+def make_game(config: TableConfig) -> Game:
+    if config.game == "blackjack":
+        return BlackjackGame(config.blackjack)
+    return PokerGame(config.poker)
+
+
+class RunningTable:
+    def __init__(
+        self,
+        config: TableConfig,
+        *,
+        simulate: bool = False,
+        serve: bool = True,
+        seed: int | None = None,
+    ) -> None:
+        self.config = config
+        self.simulate = simulate
+        self.events: queue.Queue[Any] = queue.Queue()
+        self.journal = Journal(config.journal_path)
+        self.game = make_game(config)
+        self.server = (
+            StatusServer(self.events, host=config.display_host, port=config.display_port)
+            if serve
+            else None
+        )
+        self.loop = TableLoop(
+            self.game,
+            self.journal,
+            self.events,
+            publish=self._publish,
+        )
+        self.devices: TableDevices | None = None
+        self._seed = seed
+        self._thread: threading.Thread | None = None
+        self.state: dict[str, Any] = {}
+
+    def _publish(self, state: dict[str, Any]) -> None:
+        state = {
+            "table": self.config.table_id,
+            "site": self.config.site,
+            "simulated": self.simulate,
+            "limits": {"minimum": self.config.minimum, "maximum": self.config.maximum},
+            **state,
+        }
+        self.state = state
+        if self.server is not None:
+            self.server.publish(state)
+
+    def start(self) -> RunningTable:
+        replayed = self.loop.replay()
+        if replayed:
+            log.warning("recovered from the journal: %d events replayed", replayed)
+        config = self.config
+        rules = config.blackjack if config.game == "blackjack" else config.poker
+        rules_json = to_jsonable(rules)
+        rules_json.pop("type")
+        started = TableStarted(config.table_id, config.game, rules_json, self.simulate, replayed)
+        self.journal.record(started, source="controller", round=self.game.round_no)
+        try:
+            self.devices = open_devices(
+                self.config,
+                self.events,
+                simulate=self.simulate,
+                resume=shoe_resume(self.journal),
+                seed=self._seed,
+            )
+            self.loop.devices = self.devices.by_source
+            self.loop.replay_outputs()
+            self.loop.execute(ShowLimits(self.config.minimum, self.config.maximum))
+            if self.server is not None:
+                self.server.start()
+        except Exception:
+            self.close()
+            raise
+        self._thread = threading.Thread(target=self.loop.run, name="controller", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Finish the event in hand, then close everything."""
+        self.events.put(Stop())
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+        self.close()
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+        if self.devices is not None:
+            self.devices.close()
+            self.devices = None
+        self.journal.close()
