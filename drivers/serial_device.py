@@ -134,6 +134,11 @@ class SerialDevice:
             self.session.acknowledge(seq)
             self._write_pending()
 
+    def handles(self, command: Command) -> bool:
+        """A shoe carries out gate commands; its lamps are driven only when asked for by
+        number (the table's lamps are on GPIO)."""
+        return isinstance(command, LockShoe | UnlockShoe)
+
     def execute(self, command: Command) -> None:
         """Send a command to the shoe; it is resent until the shoe acknowledges it."""
         message: m.Reliable
