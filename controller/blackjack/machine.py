@@ -197,12 +197,6 @@ class BlackjackTable(RulesActions):
     def shoe_shuffled(self) -> None:
         """The dealer shuffled the shoe (7.1b, in the middle of closing bets)."""
         self.shuffle.shuffled()
-        self._cut_level = False
-
-    def _new_round(self) -> None:
-        if self.shuffle.due:
-            self._cut_level = False  # the cutting card goes back in with the shuffle
-        super()._new_round()
 
     # --- cards ----------------------------------------------------------------------------
 

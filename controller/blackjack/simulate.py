@@ -105,6 +105,9 @@ def simulate(
     cut = ShoeStatusChanged(
         source="sim-shoe", cut_card_seen=True, shoe_empty=False, door_open=False, gate_locked=False
     )
+    reloaded = ShoeStatusChanged(
+        source="sim-shoe", cut_card_seen=False, shoe_empty=False, door_open=False, gate_locked=False
+    )
     handle = table.handle
     next_ = press[ConsoleButton.NEXT]
     outcomes: Counter[str] = Counter()
@@ -119,6 +122,7 @@ def simulate(
             if due and table.shuffle.due == "7.1(b)":
                 shoe.shuffle()
                 table.shoe_shuffled()
+                handle(reloaded)
                 cut_reported = False
         handle(drawn[shoe.draw()])
 
@@ -179,6 +183,7 @@ def simulate(
         handle(next_)  # end of round (7.1c decided here)
         if table.shuffle.due:
             shoe.shuffle()
+            handle(reloaded)  # the cutting card is back in the shoe
             cut_reported = False
         handle(next_)  # betting opens
     seconds = clock() - started

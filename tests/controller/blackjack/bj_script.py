@@ -77,10 +77,11 @@ class ScriptedTable:
             out += self.send(SpotCleared(source="layout", spot=spot))
         return out
 
-    def cut_card(self) -> list[Output]:
+    def cut_card(self, seen: bool = True) -> list[Output]:
+        """The shoe's status: the cutting card is out (``seen``) or back in the shoe."""
         return self.send(
             ShoeStatusChanged(
-                source="shoe", cut_card_seen=True, shoe_empty=False, door_open=False,
+                source="shoe", cut_card_seen=seen, shoe_empty=False, door_open=False,
                 gate_locked=False,
             )
         )  # fmt: skip

@@ -539,6 +539,8 @@ def test_7_1_cutting_card_reported_as_a_level_counts_once() -> None:
     assert s.table.shuffle.due is None
     s.occupy("box1", 4)
     s.press(NO_MORE_BETS)
+    assert s.of(ShuffleDue, s.cut_card()) == []  # still the old status: not a new card
+    s.cut_card(seen=False)  # the cutting card is back in the shoe
     assert s.of(ShuffleDue, s.cut_card()) == [ShuffleDue("7.1(b)")]  # the next shoe's
 
 
