@@ -41,7 +41,7 @@ class SimulationResult:
     seed: int
     hands: int  # box-rounds played (rounds x boxes)
     mean_return: float  # player's return per initial unit (negative: house advantage)
-    stderr: float
+    stderr: float  # of mean_return, from the per-round results (boxes share a dealer)
     seconds: float
     outcomes: dict[str, int] = field(default_factory=dict)
 
@@ -171,15 +171,16 @@ def simulate(
                 raise SimulationError(f"simulated round went to {state}: {table.violations}")
             else:
                 draw()
-        per_box = dict.fromkeys(range(1, boxes + 1), 0)
+        net = 0
         for payout in table.payouts:
             if payout.kind is Kind.WAGER:
                 outcomes[payout.outcome.value] += 1
-            per_box[payout.box] += payout.won - payout.lost
-        for net in per_box.values():
-            r = net / STAKE
-            total += r
-            total_sq += r * r
+            net += payout.won - payout.lost
+        # One sample per round: the boxes of a round share the dealer's hand, so their
+        # results are correlated and must not count as independent samples.
+        r = net / (STAKE * boxes)
+        total += r
+        total_sq += r * r
         handle(next_)  # end of round (7.1c decided here)
         if table.shuffle.due:
             shoe.shuffle()
@@ -187,8 +188,11 @@ def simulate(
             cut_reported = False
         handle(next_)  # betting opens
     seconds = clock() - started
-    n = rounds * boxes
+    n = rounds
     mean = total / n if n else 0.0
     var = (total_sq / n - mean * mean) if n else 0.0
     stderr = math.sqrt(max(var, 0.0) / n) if n else 0.0
-    return SimulationResult(rounds, boxes, v.decks, seed, n, mean, stderr, seconds, dict(outcomes))
+    hands = rounds * boxes
+    return SimulationResult(
+        rounds, boxes, v.decks, seed, hands, mean, stderr, seconds, dict(outcomes)
+    )
