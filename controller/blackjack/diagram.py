@@ -7,6 +7,7 @@ code. transitions' diagrams extension with ``graph_engine="mermaid"`` needs no G
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from controller.blackjack.machine import STATES, TRANSITIONS
 
 __all__ = ["DIAGRAM_PATH", "render"]
 
+TITLE = "New Zealand blackjack round (no hole card)"
 DIAGRAM_PATH = Path(__file__).resolve().parents[2] / "docs" / "blackjack-machine.md"
 
 _HEADER = """\
@@ -46,11 +48,17 @@ def render() -> str:
         auto_transitions=False,
         ignore_invalid_triggers=False,
         graph_engine="mermaid",
-        title="New Zealand blackjack round (no hole card)",
+        title=TITLE,
         show_conditions=False,
     )
-    graph = machine.get_graph().draw(None)
-    return _HEADER + str(graph).rstrip() + "\n```\n"
+    lines = str(machine.get_graph().draw(None)).rstrip().splitlines()
+    # transitions 0.9.3 writes the title as a bare front-matter line and "Class" for the
+    # node styles; Mermaid's front matter wants "title: ..." and the keyword is "class".
+    lines = [
+        f"title: {TITLE}" if line == TITLE else re.sub(r"^(\s*)Class ", r"\1class ", line)
+        for line in lines
+    ]
+    return _HEADER + "\n".join(lines) + "\n```\n"
 
 
 def main(argv: list[str] | None = None) -> int:
