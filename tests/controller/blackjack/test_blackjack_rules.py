@@ -33,7 +33,7 @@ from controller.blackjack.records import (
 from controller.blackjack.rules import DealerBlackjackTakes, DoubleOn, Variants
 from controller.blackjack.settlement import Kind, Outcome, Payout
 from controller.errors import ConfigError, IllegalAction
-from controller.ports import LockShoe, UnlockShoe
+from controller.ports import Lamp, LampPattern, LockShoe, SetLamp, UnlockShoe
 
 
 def wager_payouts(script: ScriptedTable) -> list[tuple[int, int, int, Outcome, int]]:
@@ -576,3 +576,18 @@ def test_4_1_box_holder_first_and_last() -> None:
         s.table.place_wager(2, 1, 0)  # the holder cannot leave the others behind
     with pytest.raises(IllegalAction):
         s.table.place_wager(2, 4, 4)  # at most three people on a box
+
+
+def test_display_shows_what_each_box_is_owed_and_the_hold() -> None:
+    s = start({"box1": 4, "box2": 6})
+    s.deal("Ts", "5s", "7d", "9c", "Qh")  # box1 19, box2 15, dealer 7
+    s.press(NEXT, NEXT)
+    s.deal("Kd")  # dealer 17
+    view = s.table.view()
+    assert [(b.number, b.owed, b.collect) for b in view.boxes] == [(1, 8, 0), (2, 0, 6)]
+    assert view.next_action == "Pay and collect as shown (rule 4.1), then press NEXT"
+    s.deal("2c")  # a card after the dealer's hand is complete
+    view = s.table.view()
+    assert view.state == "hold" and view.hold[-1]["rule"] == "4.1"
+    assert view.next_action.startswith("HOLD (rule 4.1:")
+    assert SetLamp(Lamp.HOLD, LampPattern.FLASH) in s.log and view.gate_locked
