@@ -109,7 +109,7 @@ class RulesActions(RoundBook):
         if stake is None:
             self._refuse("9.2", f"person {person} has no initial wager on box {box}")
         if not 0 < amount <= stake // 2:
-            self._refuse("9.3(a)", f"insurance {amount} is over half the wager {stake}")
+            self._refuse("9.3(a)", f"insurance {amount}: from one chip to half the wager {stake}")
         if amount % self.variants.smallest_chip:
             self._refuse("9.3(b)", f"insurance {amount} could not be paid 2 to 1 in chips")
         if person in self.boxes[box - 1].even_money:

@@ -440,9 +440,11 @@ class BlackjackTable(RulesActions):
             return
         box = self.boxes[number - 1]
         state = self.state
+        if occupied and total is None and self.variants.chip_readers:
+            return  # the chip reader's ChipsSensed says how much
         try:
             if kind == "box":
-                amount = (total if total is not None else self.variants.units_per_spot) * (occupied)
+                amount = (total if total is not None else self.variants.units_per_spot) * occupied
                 if state == "betting":
                     self.place_wager(number, person, amount)
                 elif (

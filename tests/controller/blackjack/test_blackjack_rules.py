@@ -591,3 +591,16 @@ def test_display_shows_what_each_box_is_owed_and_the_hold() -> None:
     assert view.state == "hold" and view.hold[-1]["rule"] == "4.1"
     assert view.next_action.startswith("HOLD (rule 4.1:")
     assert SetLamp(Lamp.HOLD, LampPattern.FLASH) in s.log and view.gate_locked
+
+
+def test_wagers_from_spot_sensors_or_chip_readers() -> None:
+    s = ScriptedTable()
+    s.press(NEXT)
+    s.occupy("box4")  # no chip readers: an occupied spot is units_per_spot chips
+    assert s.table.boxes[3].stakes == {1: 2}
+    r = ScriptedTable(Variants(chip_readers=True))
+    r.press(NEXT)
+    r.occupy("box4")  # the reader's amount follows
+    assert r.table.boxes[3].stakes == {}
+    r.occupy("box4", 25)
+    assert r.table.boxes[3].stakes == {1: 25}
