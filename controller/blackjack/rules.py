@@ -43,8 +43,9 @@ class Variants:
 
     ``chip_readers``: the table's spots have chip readers, so a wager's amount comes only
     from `ChipsSensed` (a bare `SpotOccupied` is ignored). ``units_per_spot`` is the
-    wager counted for an occupied box spot on a table without chip readers. Its default is 2 chip units so that half of it (the largest insurance,
-    rule 9.3a) is still payable in chips (9.3b), and a blackjack's 3 to 2 is whole.
+    wager counted for an occupied box spot on a table without chip readers. Its default
+    is 2 chip units so that half of it (the largest insurance, rule 9.3a) is still
+    payable in chips (9.3b), and a blackjack's 3 to 2 is whole.
     """
 
     decks: int = 6
