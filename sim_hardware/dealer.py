@@ -74,6 +74,7 @@ class BlackjackDealer:
         self._wagered: set[int] = set()
         self._insured: set[int] = set()
         self._insurance_offered = False
+        self._played = False
 
     def step(self) -> str:
         """Do the next thing the table needs; returns what was done, in words."""
@@ -87,6 +88,9 @@ class BlackjackDealer:
             self.hands.press("next")  # paid, and the cards are in the discard rack
             return "blackjack paid at once, cards removed"
         if state == "round_over":
+            if self._played:
+                self._played = False
+                self.rounds_finished += 1
             if view.get("shuffle_due"):
                 self.hands.shuffle()
             self.hands.press("next")
@@ -118,6 +122,7 @@ class BlackjackDealer:
         if not self._wagered <= wagered:
             return "wait for the wagers to show"
         self.hands.press("no_more_bets")
+        self._played = True
         return "no more bets"
 
     def _insurance(self, view: dict[str, Any]) -> str:
@@ -173,5 +178,4 @@ class BlackjackDealer:
             self._insured.clear()
             return "pay and collect"
         self.hands.press("next")
-        self.rounds_finished += 1
         return "end of round"

@@ -14,6 +14,8 @@ Sections (examples/blackjack-table.toml and examples/poker-table.toml are comple
   explicitly, never as a fallback).
 - ``[display]``: ``host`` and ``port`` of the status page.
 - ``[journal]``: ``path`` of the journal file (on a writable partition).
+- ``[supervisor]`` (optional): ``pin_hash`` of the supervisor PIN, lockout settings.
+- ``[pit]`` (optional): the MQTT broker the table reports to.
 
 Every error names the key and its line, and `load_config` raises one `ConfigError` for
 the first problem found: a wrong type, an unknown key, a missing section, a limit whose
@@ -65,6 +67,33 @@ class TableConfig:
     display_host: str
     display_port: int
     journal_path: Path
+    supervisor: SupervisorConfig | None = None
+    pit: PitConfig | None = None
+
+
+@dataclass(frozen=True)
+class SupervisorConfig:
+    """``[supervisor]``: the supervisor PIN, stored only as a hash (docs/display.md), and
+    the lockout after repeated wrong PINs."""
+
+    pin_hash: str
+    lockout_tries: int = 5
+    lockout_seconds: int = 300
+
+
+@dataclass(frozen=True)
+class PitConfig:
+    """``[pit]``: the MQTT broker the table reports to (docs/mqtt.md)."""
+
+    broker: str  # mqtt://host:1883 or mqtts://host:8883
+    prefix: str = "casino"
+    username: str = ""
+    password: str = ""
+    ca_file: str = ""
+    cert_file: str = ""
+    key_file: str = ""
+    keepalive: int = 10
+    private_cards: str = "restricted"  # "restricted" topic, or "delayed" to hand end
 
 
 # section -> key -> (type, default); a default of ... means required
@@ -74,6 +103,22 @@ _SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
     "shoe": {"url": (str, ...), "protocol": (str, "tablectl"), "baud": (int, 115200)},
     "display": {"host": (str, "127.0.0.1"), "port": (int, 8080)},
     "journal": {"path": (str, ...)},
+    "supervisor": {
+        "pin_hash": (str, ...),
+        "lockout_tries": (int, 5),
+        "lockout_seconds": (int, 300),
+    },
+    "pit": {
+        "broker": (str, ...),
+        "prefix": (str, "casino"),
+        "username": (str, ""),
+        "password": (str, ""),
+        "ca_file": (str, ""),
+        "cert_file": (str, ""),
+        "key_file": (str, ""),
+        "keepalive": (int, 10),
+        "private_cards": (str, "restricted"),
+    },
 }
 _RULES: dict[str, type] = {"blackjack": Variants, "poker": PokerRules}
 _FROM_LIMITS = {"minimum_wager", "maximum_wager", "chip_unit"}  # poker: set from [limits]
@@ -219,6 +264,12 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
     if not isinstance(doc.get("pins"), dict):
         raise check.error("the [pins] section is missing (docs/wiring.md)")
     pins = parse_pinmap(text, source=source)
+    supervisor = (
+        SupervisorConfig(**check.section(doc, "supervisor")) if "supervisor" in doc else None
+    )
+    pit = PitConfig(**check.section(doc, "pit")) if "pit" in doc else None
+    if pit is not None and pit.private_cards not in ("restricted", "delayed"):
+        raise check.error("must be 'restricted' or 'delayed'", "pit", "private_cards")
     journal_path = Path(journal["path"]).expanduser()
     if base is not None and not journal_path.is_absolute():
         journal_path = base / journal_path
@@ -237,6 +288,8 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
         display_host=display["host"],
         display_port=display["port"],
         journal_path=journal_path,
+        supervisor=supervisor,
+        pit=pit,
     )
 
 

@@ -108,12 +108,7 @@ def play(
     while not stop.is_set():
         if rounds is not None and dealer.rounds_finished >= rounds:
             break
-        seen = table.state.get("journal_seq", 0)
-        done = dealer.step()
-        table.loop.wait_idle(timeout=2.0)
-        if table.state.get("journal_seq", 0) == seen:
-            stop.wait(0.05)  # a sensor or button takes a moment to settle (debounce)
-            table.loop.wait_idle(timeout=2.0)
+        done = act(table, dealer)
         view = table.state.get("view", {})
         print(
             f"round {view.get('round', '?'):>3}  {done:<34} next: {view.get('next_action', '')}",
@@ -121,6 +116,19 @@ def play(
             flush=True,
         )
         stop.wait(pace)
+
+
+def act(table: RunningTable, dealer: BlackjackDealer) -> str:
+    """One dealer action, then wait until the table has taken it in (the action reaches
+    the queue through a driver: a debounced sensor, a frame on the pty)."""
+    seen = table.loop.processed
+    done = dealer.step()
+    if not done.startswith("wait"):
+        if table.devices is not None:
+            table.devices.io.wait_quiet(timeout=2.0)  # debounced inputs have reported
+        table.loop.wait_processed(seen, timeout=2.0)
+    table.loop.wait_idle(timeout=2.0)
+    return done
 
 
 def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:

@@ -99,6 +99,7 @@ class TableLoop:
         self.recovered = False
         self.processed = 0
         self.idle = threading.Event()
+        self._progress = threading.Condition()
         self.failed: str | None = None
         self.device_status: dict[str, str] = {}
         self._final: list[Command] = []
@@ -175,8 +176,10 @@ class TableLoop:
             acknowledge = getattr(self.devices.get(event.source), "acknowledge", None)
             if acknowledge is not None:
                 acknowledge(seq)
-        self.processed += 1
         self._publish()
+        with self._progress:
+            self.processed += 1
+            self._progress.notify_all()
 
     def _apply(self, event: Event, *, journal: bool) -> list[Any]:
         try:
@@ -233,6 +236,11 @@ class TableLoop:
     def _publish(self) -> None:
         if self.publish is not None:
             self.publish(self.snapshot())
+
+    def wait_processed(self, count: int, timeout: float) -> bool:
+        """Wait until more than ``count`` events have been processed in all."""
+        with self._progress:
+            return self._progress.wait_for(lambda: self.processed > count, timeout)
 
     def wait_idle(self, timeout: float) -> bool:
         """Wait until the queue is drained (for tests and benchmarks)."""

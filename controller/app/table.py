@@ -17,13 +17,13 @@ import dataclasses
 import logging
 import queue
 import threading
-from typing import Any
+from typing import Any, Protocol
 
 from controller.app.config import TableConfig
 from controller.app.devices import TableDevices, open_devices, shoe_resume
 from controller.app.games import BlackjackGame, Game, PokerGame
 from controller.app.loop import Stop, TableLoop
-from controller.app.web import StatusServer
+from controller.app.web import status_server
 from controller.journal import Journal, to_jsonable
 from controller.ports import ShowLimits
 
@@ -40,6 +40,16 @@ class TableStarted:
     rules: dict[str, Any]
     simulated: bool
     replayed_events: int
+
+
+class Feed(Protocol):
+    """Something that shows or forwards the table's state (the status display, the pit):
+    ``publish`` is called by the controller thread after every event and must return at
+    once, never waiting on the network."""
+
+    def start(self) -> object: ...
+    def publish(self, state: dict[str, Any]) -> None: ...
+    def close(self) -> None: ...
 
 
 def make_game(config: TableConfig) -> Game:
@@ -62,11 +72,12 @@ class RunningTable:
         self.events: queue.Queue[Any] = queue.Queue()
         self.journal = Journal(config.journal_path)
         self.game = make_game(config)
-        self.server = (
-            StatusServer(self.events, host=config.display_host, port=config.display_port)
-            if serve
-            else None
-        )
+        self.server = status_server(config, self.events) if serve else None
+        self.feeds: list[Feed] = [] if self.server is None else [self.server]
+        if config.pit is not None:
+            from controller.app.pit import pit_publisher
+
+            self.feeds.append(pit_publisher(config))
         self.loop = TableLoop(
             self.game,
             self.journal,
@@ -87,8 +98,8 @@ class RunningTable:
             **state,
         }
         self.state = state
-        if self.server is not None:
-            self.server.publish(state)
+        for feed in self.feeds:
+            feed.publish(state)
 
     def start(self) -> RunningTable:
         replayed = self.loop.replay()
@@ -111,8 +122,8 @@ class RunningTable:
             self.loop.devices = self.devices.by_source
             self.loop.replay_outputs()
             self.loop.execute(ShowLimits(self.config.minimum, self.config.maximum))
-            if self.server is not None:
-                self.server.start()
+            for feed in self.feeds:
+                feed.start()
         except Exception:
             self.close()
             raise
@@ -128,8 +139,8 @@ class RunningTable:
         self.close()
 
     def close(self) -> None:
-        if self.server is not None:
-            self.server.close()
+        for feed in self.feeds:
+            feed.close()
         if self.devices is not None:
             self.devices.close()
             self.devices = None

@@ -32,6 +32,7 @@ from typing import Any
 
 from aiohttp import web
 
+from controller.app.config import TableConfig
 from controller.ports import ButtonPressed, ConsoleAction, ConsoleButton, Event, SupervisorAction
 
 log = logging.getLogger(__name__)
@@ -217,3 +218,8 @@ async def _json_body(request: web.Request) -> dict[str, Any]:
 
 def _refuse(message: str) -> web.Response:
     return web.json_response({"accepted": False, "error": message}, status=400)
+
+
+def status_server(config: TableConfig, events: queue.Queue[Any]) -> StatusServer:
+    """The status display for a table config."""
+    return StatusServer(events, host=config.display_host, port=config.display_port)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -48,16 +49,35 @@ def test_shoe_monitor_on_a_missing_port_says_so() -> None:
     assert "Traceback" not in result.stderr
 
 
-def test_demo_deals_cards_and_says_it_is_simulated() -> None:
+def test_demo_plays_rounds_and_says_it_is_simulated(tmp_path: Path) -> None:
+    journal = tmp_path / "demo.sqlite"
     result = subprocess.run(
-        [*TABLECTL, "demo", "--deal-every", "0.05", "--count", "3", "--seed", "1"],
+        [
+            *TABLECTL,
+            "demo",
+            "--pace",
+            "0",
+            "--rounds",
+            "2",
+            "--seed",
+            "1",
+            "--port",
+            "0",
+            "--journal",
+            str(journal),
+        ],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("SIMULATED table")
-    assert sum(line.startswith("card ") for line in result.stdout.splitlines()) == 3
+    assert result.stdout.startswith("SIMULATED blackjack table")
+    assert "2 rounds played" in result.stdout
+    assert "SIMULATED shoe" in result.stderr  # the log says so too
+    verify = subprocess.run(
+        [*TABLECTL, "journal", "verify", str(journal)], capture_output=True, text=True
+    )
+    assert verify.returncode == 0 and verify.stdout.startswith("ok:"), verify.stdout
 
 
 def test_fault_rates_are_checked() -> None:

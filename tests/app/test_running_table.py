@@ -1,0 +1,75 @@
+"""A whole table in one process on the simulators: the scripted dealer plays rounds through
+the simulated shoe (a real pty and the real serial driver) and the simulated GPIO (the real
+GPIO driver on MockFactory); the journal, the loop and recovery are the real ones."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from pathlib import Path
+
+import pytest
+
+from controller.app.demo import SimHands, act, demo_config
+from controller.app.devices import shoe_resume
+from controller.app.loop import TableLoop
+from controller.app.table import RunningTable, make_game
+from controller.journal import Journal
+from sim_hardware.dealer import BlackjackDealer
+
+
+def play_rounds(table: RunningTable, rounds: int, seed: int) -> BlackjackDealer:
+    dealer = BlackjackDealer(SimHands(table), lambda: table.state, random.Random(seed))
+    for _ in range(300 * rounds):
+        if dealer.rounds_finished >= rounds:
+            return dealer
+        act(table, dealer)
+    raise AssertionError(f"stuck at: {table.state.get('view', {}).get('next_action')}")
+
+
+@pytest.fixture
+def config(tmp_path: Path):  # type: ignore[no-untyped-def]
+    return demo_config("blackjack", tmp_path / "journal.sqlite", port=0)
+
+
+def test_rounds_are_played_journaled_and_acknowledged(config) -> None:  # type: ignore[no-untyped-def]
+    table = RunningTable(config, simulate=True, serve=False, seed=11).start()
+    try:
+        play_rounds(table, rounds=3, seed=12)
+        assert table.devices is not None and table.devices.sim_shoe is not None
+        assert table.devices.sim_shoe.wait_until_acknowledged(5.0)
+        state = table.state
+    finally:
+        table.stop()
+    with Journal(config.journal_path) as journal:
+        assert journal.verify() > 0
+        rows = list(journal.entries())
+    kinds = [row.kind for row in rows]
+    assert "ControllerFault" not in kinds
+    assert "ActionRefused" not in kinds, [r.payload for r in rows if r.kind == "ActionRefused"]
+    cards = [row.payload["seq"] for row in rows if row.kind == "CardDrawn"]
+    assert cards == sorted(set(cards))  # each card journaled once, in order
+    assert state["view"]["state"] in ("round_over", "betting")
+    assert sum(row.kind == "RoundSettled" for row in rows) == 3  # each round settled, once
+
+
+def test_a_restarted_table_comes_back_in_the_same_state(config) -> None:  # type: ignore[no-untyped-def]
+    table = RunningTable(config, simulate=True, serve=False, seed=21).start()
+    try:
+        play_rounds(table, rounds=2, seed=22)
+        before = table.loop.snapshot()
+    finally:
+        table.stop()
+    with Journal(config.journal_path) as journal:
+        loop = TableLoop(make_game(config), journal, events=None)  # type: ignore[arg-type]
+        assert loop.replay() > 0
+        after = loop.snapshot()
+        assert shoe_resume(journal) is not None
+    assert after["view"] == before["view"]
+    assert after["round"] == before["round"]
+
+
+def test_the_demo_config_is_the_example_with_a_temporary_journal(tmp_path: Path) -> None:
+    config = demo_config("blackjack", tmp_path / "j.sqlite", port=0)
+    assert config.journal_path == tmp_path / "j.sqlite"
+    assert dataclasses.replace(config, display_port=1).display_port == 1
