@@ -22,6 +22,7 @@ from typing import Any, TextIO
 
 from controller.app.config import TableConfig, load_config
 from controller.app.table import RunningTable
+from controller.errors import TableError
 from controller.ports import ConsoleAction, SupervisorAction
 from sim_hardware.dealer import BlackjackDealer
 
@@ -32,6 +33,8 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=("blackjack",), default="blackjack")
+    parser.add_argument("--config", type=Path, default=None,
+                        help="a table config to simulate (default: the game's example)")
     parser.add_argument(
         "--pace",
         type=float,
@@ -90,8 +93,8 @@ class SimHands:
         )
 
 
-def demo_config(game: str, journal: Path, port: int) -> TableConfig:
-    config = load_config(EXAMPLES / f"{game}-table.toml")
+def demo_config(game: str, journal: Path, port: int, path: Path | None = None) -> TableConfig:
+    config = load_config(path or EXAMPLES / f"{game}-table.toml")
     return dataclasses.replace(config, journal_path=journal, display_port=port)
 
 
@@ -139,7 +142,11 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     else:
         journal = args.journal
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
-    config = demo_config(args.game, journal, args.port)
+    try:
+        config = demo_config(args.game, journal, args.port, args.config)
+    except TableError as exc:
+        print(f"tablectl demo: {exc}", file=sys.stderr)
+        return 2
     table = RunningTable(config, simulate=True, seed=seed).start()
     print(
         f"SIMULATED {args.game} table {config.table_id} (seed {seed}); journal {journal}",
