@@ -99,6 +99,7 @@ class _Pending:
 class Counters:
     """What happened on the line, for the engineer's log and the benchmarks."""
 
+    sent: int = 0  # reliable messages queued for the peer
     delivered: int = 0
     duplicates: int = 0
     out_of_order: int = 0
@@ -285,6 +286,7 @@ class Session:
 
     def _enqueue(self, seq: int, frame: bytes) -> None:
         self._next_seq = (seq + 1) % SEQ_MOD
+        self.counters.sent += 1
         self._outbox.append(_Pending(seq, frame))
         self._transmit_new()
 

@@ -2,8 +2,9 @@
 
 The one place that decides between hardware and simulators. `run --sim` and the demo put
 the shoe on a simulated shoe behind a real pseudo-terminal, and the GPIO on the simulated
-table (gpiozero MockFactory); otherwise the shoe is opened at its configured URL (a
-``sim://`` URL asks for the simulated shoe alone) and the GPIO on the Pi's own pins. Either
+table (gpiozero MockFactory); `run --sim gpio` simulates the GPIO only. Otherwise the shoe
+is opened at its configured URL (a ``sim://`` URL asks for the simulated shoe alone) and
+the GPIO on the Pi's own pins. Either
 way the same drivers read them: only the back-ends differ. Every simulator says so in the
 log. A device that is configured but missing stops the start with an error naming it.
 """
@@ -68,13 +69,13 @@ def open_devices(
     config: TableConfig,
     events: queue.Queue[Event],
     *,
-    simulate: bool,
+    simulate: str | None,
     resume: tuple[int, int] | None = None,
     seed: int | None = None,
 ) -> TableDevices:
     sim_shoe: SimulatedShoe | None = None
     url = config.shoe.url
-    if simulate or config.shoe.simulated:
+    if simulate == "all" or config.shoe.simulated:
         decks = config.blackjack.decks if config.game == "blackjack" else 1
         rng = random.Random(seed)
         sim_shoe = SimulatedShoe(PtyLink(), decks=decks, rng=rng).start()

@@ -26,7 +26,13 @@ log = logging.getLogger(__name__)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", required=True, type=Path, help="the table config (TOML)")
     parser.add_argument(
-        "--sim", action="store_true", help="use the simulated shoe and table, not hardware"
+        "--sim",
+        nargs="?",
+        const="all",
+        choices=("all", "gpio"),
+        default=None,
+        help="use simulators: 'all' (the default) for the shoe and the table's GPIO, "
+        "'gpio' for the GPIO only (the shoe as configured)",
     )
     parser.add_argument("--seed", type=int, default=None, help="the simulated shoe's shuffle")
 

@@ -63,12 +63,13 @@ class RunningTable:
         self,
         config: TableConfig,
         *,
-        simulate: bool = False,
+        simulate: bool | str | None = False,
         serve: bool = True,
         seed: int | None = None,
     ) -> None:
         self.config = config
-        self.simulate = simulate
+        # True or "all": every device simulated; "gpio": the table's GPIO only
+        self.simulate = "all" if simulate is True else (simulate or None)
         self.events: queue.Queue[Any] = queue.Queue()
         self.journal = Journal(config.journal_path)
         self.game = make_game(config)
@@ -93,7 +94,7 @@ class RunningTable:
         state = {
             "table": self.config.table_id,
             "site": self.config.site,
-            "simulated": self.simulate,
+            "simulated": self.simulate or False,
             "limits": {"minimum": self.config.minimum, "maximum": self.config.maximum},
             **state,
         }
@@ -109,7 +110,9 @@ class RunningTable:
         rules = config.blackjack if config.game == "blackjack" else config.poker
         rules_json = to_jsonable(rules)
         rules_json.pop("type")
-        started = TableStarted(config.table_id, config.game, rules_json, self.simulate, replayed)
+        started = TableStarted(
+            config.table_id, config.game, rules_json, self.simulate is not None, replayed
+        )
         self.journal.record(started, source="controller", round=self.game.round_no)
         try:
             self.devices = open_devices(
