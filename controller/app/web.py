@@ -5,16 +5,27 @@ server keeps only the latest and pushes it to every connected page over Server-S
 `publish` never blocks and never waits on the network: it hands the state to the server's
 event loop with ``call_soon_threadsafe`` and returns.
 
+Pages (docs/display.md), all served from ``static/`` by this server, nothing from the
+internet (the Content-Security-Policy says ``'self'`` only):
+
+- ``GET /``: the dealer's display and touch console (the table's own screen).
+- ``GET /surveillance``: the same display, read-only: no console, no supervisor panel.
+
 The HTTP API:
 
 - ``GET  /api/state``: the latest state, JSON.
-- ``GET  /api/events``: Server-Sent Events, one ``state`` event per published state, the
-  latest at once on connect.
+- ``GET  /api/events``: Server-Sent Events: one ``state`` event per published state (the
+  latest at once on connect), and a ``ping`` every `PING_SECONDS`, so a page that hears
+  nothing for 1.5 s knows the controller is gone and says DISCONNECTED.
 - ``POST /api/console``: ``{"action": "double", "args": {"box": 3}, "actor": "dealer 7"}``
   puts a `ConsoleAction` on the controller's queue (the rules decide; a refusal shows in the
   state with its rule). ``{"button": "next"}`` puts a `ButtonPressed`.
-- ``POST /api/supervisor``: ``{"who": ..., "decision": ..., "reason": ...}`` puts a
-  `SupervisorAction`.
+- ``GET  /api/supervisor``: whether a PIN is configured, the wrong-PIN count, any lockout.
+- ``POST /api/supervisor``: ``{"pin", "who", "decision", "reason"}``: the PIN is checked
+  here (`controller.app.supervisor`); if right, a `SupervisorAction` with who and why goes
+  on the queue, and the loop journals it with ``actor=who``. A wrong PIN is refused (403)
+  and counted; after ``lockout_tries`` every attempt is refused (423) for
+  ``lockout_seconds``.
 
 Bound to localhost by default: the table's own screen runs Chromium in kiosk mode on it.
 """
@@ -22,22 +33,30 @@ Bound to localhost by default: the table's own screen runs Chromium in kiosk mod
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import queue
 import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 
 from controller.app.config import TableConfig
+from controller.app.supervisor import SupervisorGate
 from controller.ports import ButtonPressed, ConsoleAction, ConsoleButton, Event, SupervisorAction
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
+PING_SECONDS = 0.5
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'"
+)
+PAGES = {"/": "index.html", "/surveillance": "surveillance.html"}
 
 
 class StatusServer:
@@ -47,12 +66,12 @@ class StatusServer:
         *,
         host: str = "127.0.0.1",
         port: int = 8080,
-        check_supervisor: Callable[[dict[str, Any]], str | None] | None = None,
+        gate: SupervisorGate | None = None,
     ) -> None:
         self.events = events
         self.host = host
         self.port = port
-        self.check_supervisor = check_supervisor
+        self.gate = gate if gate is not None else SupervisorGate(None)
         self._state: dict[str, Any] = {}
         self._state_text = "{}"
         self._version = 0
@@ -73,7 +92,10 @@ class StatusServer:
         if loop is None:
             self._state, self._state_text = state, text
             return
-        loop.call_soon_threadsafe(self._set_state, state, text)
+        try:
+            loop.call_soon_threadsafe(self._set_state, state, text)
+        except RuntimeError:  # the server's loop has closed: nobody is watching
+            self._state, self._state_text = state, text
 
     # --- life cycle ---------------------------------------------------------------------
 
@@ -91,7 +113,8 @@ class StatusServer:
     def close(self) -> None:
         loop, stop = self._loop, self._stop
         if loop is not None and stop is not None:
-            loop.call_soon_threadsafe(stop.set)
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(stop.set)
         if self._thread is not None:
             self._thread.join(timeout=10)
 
@@ -111,17 +134,19 @@ class StatusServer:
         self._changed = asyncio.Event()
         self._stop = asyncio.Event()
         app = web.Application()
+        app.on_response_prepare.append(_headers)
         app.add_routes(
             [
                 web.get("/api/state", self._get_state),
                 web.get("/api/events", self._get_events),
                 web.post("/api/console", self._post_console),
+                web.get("/api/supervisor", self._get_supervisor),
                 web.post("/api/supervisor", self._post_supervisor),
             ]
         )
-        if STATIC.is_dir():
-            app.add_routes([web.get("/", self._index), web.static("/static", STATIC)])
-        self._runner = web.AppRunner(app, handle_signals=False)
+        app.add_routes([web.get(path, self._page) for path in PAGES])
+        app.add_routes([web.static("/static", STATIC)])
+        self._runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port, reuse_address=True)
         await site.start()
@@ -140,17 +165,22 @@ class StatusServer:
 
     # --- handlers -----------------------------------------------------------------------
 
-    async def _index(self, request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(STATIC / "index.html")
+    async def _page(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / PAGES[request.path], headers={"Cache-Control": "no-cache"})
 
     async def _get_state(self, request: web.Request) -> web.Response:
         return web.Response(text=self._state_text, content_type="application/json")
 
     async def _get_events(self, request: web.Request) -> web.StreamResponse:
         response = web.StreamResponse(
-            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+            headers={
+                "Content-Type": "text/event-stream",
+                "Cache-Control": "no-cache",
+                "X-Accel-Buffering": "no",
+            }
         )
         await response.prepare(request)
+        await response.write(b"retry: 500\n\n")
         seen = -1
         stop = self._stop
         try:
@@ -161,9 +191,9 @@ class StatusServer:
                     await response.write(f"event: state\ndata: {self._state_text}\n\n".encode())
                     continue
                 try:
-                    await asyncio.wait_for(changed.wait(), timeout=1.0)
+                    await asyncio.wait_for(changed.wait(), timeout=PING_SECONDS)
                 except TimeoutError:
-                    await response.write(b": keep-alive\n\n")
+                    await response.write(b"event: ping\ndata: {}\n\n")
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         return response
@@ -176,6 +206,8 @@ class StatusServer:
                 button = ConsoleButton(body["button"])
             except ValueError:
                 return _refuse(f"no console button {body['button']!r}")
+            if button is ConsoleButton.SUPERVISOR:
+                return _refuse("the supervisor key is not on the touch console: use the PIN")
             event = ButtonPressed(source="console", button=button, held=bool(body.get("held")))
         else:
             action = body.get("action")
@@ -189,21 +221,50 @@ class StatusServer:
         self.events.put(event)
         return web.json_response({"accepted": True}, status=202)
 
+    async def _get_supervisor(self, request: web.Request) -> web.Response:
+        return web.json_response(self.gate.status())
+
     async def _post_supervisor(self, request: web.Request) -> web.Response:
         body = await _json_body(request)
-        if self.check_supervisor is not None:
-            problem = self.check_supervisor(body)
-            if problem is not None:
-                return web.json_response({"accepted": False, "error": problem}, status=403)
         who, decision = body.get("who"), body.get("decision")
-        if not isinstance(who, str) or not who or not isinstance(decision, str):
-            return _refuse("a supervisor action needs 'who' and 'decision'")
+        reason, pin = body.get("reason"), body.get("pin")
+        if not isinstance(who, str) or not who.strip():
+            return _refuse("a supervisor action names who does it")
+        if not isinstance(reason, str) or not reason.strip():
+            return _refuse("a supervisor action says why")
+        if not isinstance(decision, str) or not decision:
+            return _refuse("a supervisor action needs a decision")
+        if not isinstance(pin, str):
+            return _refuse("a supervisor action needs the supervisor PIN")
+        loop = asyncio.get_running_loop()
+        verdict = await loop.run_in_executor(None, self.gate.attempt, pin)  # scrypt: ~50 ms
+        if not verdict.accepted:
+            log.warning("supervisor action by %r refused: %s", who, verdict.error)
+            status = 423 if verdict.tries_left == 0 and verdict.locked_for > 0 else 403
+            return web.json_response(
+                {
+                    "accepted": False,
+                    "error": verdict.error,
+                    "failures": verdict.failures,
+                    "tries_left": verdict.tries_left,
+                    "locked_for": verdict.locked_for,
+                },
+                status=status,
+            )
         self.events.put(
             SupervisorAction(
-                source="supervisor", who=who, decision=decision, reason=str(body.get("reason", ""))
+                source="supervisor", who=who.strip(), decision=decision, reason=reason.strip()
             )
         )
         return web.json_response({"accepted": True}, status=202)
+
+
+async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+    """Every response says: nothing but this server may be loaded (no CDN, no fonts from
+    the internet), and the page may not be framed elsewhere."""
+    response.headers["Content-Security-Policy"] = CSP
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"
 
 
 async def _json_body(request: web.Request) -> dict[str, Any]:
@@ -221,5 +282,10 @@ def _refuse(message: str) -> web.Response:
 
 
 def status_server(config: TableConfig, events: queue.Queue[Any]) -> StatusServer:
-    """The status display for a table config."""
-    return StatusServer(events, host=config.display_host, port=config.display_port)
+    """The status display for a table config (its supervisor PIN checked by the server)."""
+    return StatusServer(
+        events,
+        host=config.display_host,
+        port=config.display_port,
+        gate=SupervisorGate(config.supervisor),
+    )

@@ -1,0 +1,49 @@
+"""`tablectl pin-hash`: print the hash of a supervisor PIN for the table config.
+
+The PIN is typed at a prompt (twice, not echoed), never given on the command line where
+the shell history and ``ps`` would keep it. The output line goes in the config::
+
+    [supervisor]
+    pin_hash = "scrypt$14$8$1$...$..."
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+from controller.app.supervisor import hash_pin
+from controller.errors import ConfigError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--stdin",
+        action="store_true",
+        help="read the PIN from the first line of standard input (for scripts), not a prompt",
+    )
+
+
+def run(
+    args: argparse.Namespace,
+    *,
+    out: TextIO = sys.stdout,
+    prompt: Callable[[str], str] = getpass.getpass,
+) -> int:
+    if getattr(args, "stdin", False):
+        pin = sys.stdin.readline().rstrip("\r\n")
+    else:
+        pin = prompt("Supervisor PIN: ")
+        if prompt("Again: ") != pin:
+            print("tablectl pin-hash: the two PINs differ", file=sys.stderr)
+            return 1
+    try:
+        stored = hash_pin(pin)
+    except ConfigError as exc:
+        print(f"tablectl pin-hash: {exc}", file=sys.stderr)
+        return 2
+    print(f'pin_hash = "{stored}"', file=out)
+    return 0

@@ -1,0 +1,495 @@
+// The table's status display and touch console (docs/display.md).
+//
+// One Server-Sent Events stream (/api/events) brings the controller's state after every
+// event; the page renders it and never invents state of its own. If nothing (a state or a
+// ping, sent every 0.5 s) is heard for WATCHDOG_MS, or the stream fails, the page says
+// DISCONNECTED at once, greys out what it shows, and keeps reconnecting by itself.
+//
+// The page holds no secret: supervisor actions send the PIN as typed to the server, which
+// checks it against the hash in the table config and counts wrong ones.
+"use strict";
+
+(() => {
+  const MODE = document.body.dataset.mode; // "dealer" or "surveillance"
+  const WATCHDOG_MS = 1500;
+  const CONNECT_TIMEOUT_MS = 2000;
+  const $ = (id) => document.getElementById(id);
+
+  // For the browser tests and bench/page_latency.py: what was shown, and when each card
+  // face was first rendered (epoch milliseconds, high resolution, at the next frame).
+  const page = { state: null, states: 0, cards: [], connected: false };
+  window.tablePage = page;
+
+  // --- text -------------------------------------------------------------------------
+  const esc = (value) =>
+    String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const money = (n) => `$${Number(n || 0).toLocaleString("en-NZ")}`;
+  const seatList = (xs) => (xs && xs.length ? xs.join(", ") : "none");
+
+  // --- card faces ---------------------------------------------------------------------
+  const SUITS = {
+    s: ["spades", false,
+      '<path d="M50 4C78 30 96 44 96 62c0 14-11 22-23 22-9 0-16-5-19-12 1 10 5 18 13 24H33c8-6 12-14 13-24-3 7-10 12-19 12C15 84 4 76 4 62 4 44 22 30 50 4z"/>'],
+    h: ["hearts", true,
+      '<path d="M50 92C20 68 4 48 4 30 4 14 16 4 30 4c9 0 16 5 20 14C54 9 61 4 70 4c14 0 26 10 26 26 0 18-16 38-46 62z"/>'],
+    d: ["diamonds", true, '<path d="M50 2l40 48-40 48-40-48z"/>'],
+    c: ["clubs", false,
+      '<circle cx="50" cy="27" r="21"/><circle cx="26" cy="58" r="21"/><circle cx="74" cy="58" r="21"/>' +
+      '<path d="M45 50h10c1 20 6 34 16 46H29c10-12 15-26 16-46z"/>'],
+  };
+  const RANKS = { A: "ace", K: "king", Q: "queen", J: "jack", T: "10" };
+
+  function cardFace(text, key) {
+    const rank = text.slice(0, -1);
+    const suit = SUITS[text.slice(-1).toLowerCase()];
+    if (!suit) return `<div class="card blank" data-key="${esc(key)}" aria-label="card"></div>`;
+    const shown = rank === "T" ? "10" : rank;
+    const name = `${RANKS[rank] || rank} of ${suit[0]}`;
+    return (
+      `<div class="card${suit[1] ? " red" : ""}" data-card="${esc(text)}" data-key="${esc(key)}" ` +
+      `role="img" aria-label="${esc(name)}"><span>${esc(shown)}</span>` +
+      `<svg viewBox="0 0 100 100" aria-hidden="true">${suit[2]}</svg></div>`
+    );
+  }
+
+  function totalText(total) {
+    const t = String(total || "");
+    const cls = t.startsWith("soft") ? "soft" : t.startsWith("bust") ? "bust" : t === "blackjack" ? "blackjack" : "";
+    return `<span class="total ${cls}">${esc(t.toUpperCase())}</span>`;
+  }
+
+  // --- connection ---------------------------------------------------------------------
+  let source = null;
+  let lastHeard = 0;
+  let connectStarted = 0;
+  let retryTimer = null;
+  let backoff = 250;
+
+  function setConnected(live) {
+    page.connected = live;
+    document.body.dataset.conn = live ? "live" : "disconnected";
+    $("conn").textContent = live ? "LIVE" : "DISCONNECTED";
+    $("disconnected").hidden = live;
+  }
+
+  function heard() {
+    lastHeard = performance.now();
+    backoff = 250;
+    if (!page.connected) setConnected(true);
+  }
+
+  function drop() {
+    if (source) source.close();
+    source = null;
+    setConnected(false);
+    if (retryTimer === null) {
+      retryTimer = setTimeout(() => { retryTimer = null; connect(); }, backoff);
+      backoff = Math.min(backoff * 2, 1000);
+    }
+  }
+
+  function connect() {
+    if (source) source.close();
+    connectStarted = performance.now();
+    source = new EventSource("/api/events");
+    source.addEventListener("state", (event) => {
+      heard();
+      render(JSON.parse(event.data));
+    });
+    source.addEventListener("ping", heard);
+    source.onerror = drop;
+  }
+
+  setInterval(() => {
+    const now = performance.now();
+    if (page.connected && now - lastHeard > WATCHDOG_MS) drop();
+    else if (!page.connected && source && now - connectStarted > CONNECT_TIMEOUT_MS) drop();
+  }, 200);
+
+  // --- rendering ----------------------------------------------------------------------
+  function render(state) {
+    page.state = state;
+    page.states += 1;
+    const view = state.view || {};
+    const body = document.body;
+    body.dataset.game = state.game || "";
+    body.dataset.state = view.state || "";
+    $("table-name").textContent = `${state.table || "table"} · ${(state.game || "").toUpperCase()}`;
+    $("sim").hidden = !state.simulated;
+    $("round").textContent = `${state.game === "poker" ? "HAND" : "ROUND"} ${state.round ?? ""}`;
+    $("phase").textContent = String(view.state || "").replace(/_/g, " ").toUpperCase();
+    const limits = state.limits || {};
+    $("limits").textContent = `LIMITS ${money(limits.minimum)}–${money(limits.maximum)}`;
+    $("recovered").hidden = !state.recovered;
+
+    const hold = holdOf(state);
+    body.dataset.hold = hold ? "1" : "0";
+    $("hold").hidden = !hold;
+    $("hold-text").textContent = hold || "";
+
+    const before = new Set(Array.from(document.querySelectorAll("#view .card[data-key]"), (el) => el.dataset.key));
+    if (state.game === "poker") {
+      $("next-text").textContent = pokerNext(view);
+      $("view").innerHTML = pokerView(view);
+    } else {
+      $("next-text").textContent = view.next_action || "";
+      $("view").innerHTML = blackjackView(state, view);
+    }
+    noteNewCards(before);
+    $("notices").innerHTML = notices(state);
+    const line = $("journal-line");
+    if (line) line.textContent = `journal row ${state.journal_seq} · ${state.events_processed} events since start`;
+    if (MODE === "dealer") renderConsole(state, view);
+  }
+
+  function noteNewCards(before) {
+    const fresh = [];
+    for (const el of document.querySelectorAll("#view .card[data-key]")) {
+      if (!before.has(el.dataset.key)) fresh.push(el.dataset.key);
+    }
+    if (!fresh.length) return;
+    const dom = performance.timeOrigin + performance.now();
+    requestAnimationFrame(() => {
+      const frame = performance.timeOrigin + performance.now();
+      for (const key of fresh) page.cards.push({ key, dom, frame });
+    });
+  }
+
+  function holdOf(state) {
+    const view = state.view || {};
+    if (state.game === "poker") {
+      const h = view.hold;
+      return h ? `rule ${h.rule}: ${h.message}${h.card ? ` (card ${h.card})` : ""}: a supervisor must clear the table` : "";
+    }
+    const holds = view.hold || [];
+    if (!holds.length && view.state !== "hold") return "";
+    const text = holds.map((v) => `rule ${v.rule}: ${v.message}`).join("; ");
+    return `${text || "the table is on hold"}: a supervisor must clear the table`;
+  }
+
+  function notices(state) {
+    const items = (state.notices || []).slice(-2).reverse();
+    const devices = Object.entries(state.devices || {}).filter(([, s]) => s !== "ok");
+    const lines = devices.map(([name, s]) => `<p><strong>${esc(name.toUpperCase())}</strong> ${esc(s)}</p>`);
+    for (const n of items) {
+      if (n.type === "ActionRefused") {
+        lines.push(`<p>REFUSED ${esc(n.action)}${n.rule ? ` (rule ${esc(n.rule)})` : ""}: ${esc(n.reason)}</p>`);
+      } else if (n.type === "DeviceLost") {
+        lines.push(`<p>DEVICE LOST ${esc(n.source)}: ${esc(n.reason)}</p>`);
+      } else if (n.type === "DeviceFault") {
+        lines.push(`<p>DEVICE FAULT ${esc(n.source)}: ${esc(n.fault)}</p>`);
+      } else if (n.type === "ControllerFault") {
+        lines.push(`<p>CONTROLLER FAULT on ${esc(n.event)}: ${esc(n.error)}</p>`);
+      }
+    }
+    return lines.join("");
+  }
+
+  // --- blackjack ----------------------------------------------------------------------
+  function boxesNamed(text, pattern) {
+    const match = pattern.exec(text || "");
+    return match ? match[1].split(/,\s*/).map(Number) : [];
+  }
+
+  function blackjackView(state, view) {
+    const round = view.round ?? state.round;
+    const dealer = view.dealer || { cards: [] };
+    const collectIns = view.state === "insurance_settlement"
+      ? boxesNamed(view.next_action, /insurance: boxes ([\d, ]+)/) : [];
+    const payNow = boxesNamed(view.next_action, /^Pay box (\d+)/);
+    let html =
+      `<div class="row-line dealer"><span class="who">DEALER</span>` +
+      `<div class="cards">${dealer.cards.map((c, i) => cardFace(c, `${round}|d|${i}|${c}`)).join("")}</div>` +
+      `${totalText(dealer.total)}</div>`;
+    const boxes = view.boxes || [];
+    html += `<div class="boxes">`;
+    if (!boxes.length) html += `<p class="muted">No wagers on the layout.</p>`;
+    for (const box of boxes) {
+      const acting = box.hands.some((h) => h.acting);
+      const attention = collectIns.includes(box.number) || payNow.includes(box.number);
+      html += `<div class="box${acting ? " acting" : ""}${attention ? " attention" : ""}" data-box="${box.number}">`;
+      html += `<div class="boxno"><span>BOX ${box.number}</span>`;
+      if (acting) html += `<span class="tag">ACTING</span>`;
+      if (collectIns.includes(box.number)) html += `<span class="tag red">COLLECT INSURANCE</span>`;
+      if (payNow.includes(box.number)) html += `<span class="tag">PAY NOW</span>`;
+      html += `</div>`;
+      box.hands.forEach((hand, h) => {
+        html += `<div class="hand${hand.acting ? " acting" : ""}">` +
+          `<div class="cards">${hand.cards.map((c, i) => cardFace(c, `${round}|${box.number}|${h}|${i}|${c}`)).join("")}</div>` +
+          `<div>${totalText(hand.total)}${hand.doubled ? ` <span class="tag blue">DOUBLED</span>` : ""}</div></div>`;
+      });
+      const wagers = Object.entries(box.wagers || {});
+      html += `<div class="money">${wagers.map(([p, v]) => `${wagers.length > 1 ? esc(p) + " " : "Wager "}${money(v)}`).join(" · ")}</div>`;
+      const ins = Object.entries(box.insurance || {});
+      if (ins.length) html += `<div class="money">Insurance ${ins.map(([p, v]) => `${ins.length > 1 ? esc(p) + " " : ""}${money(v)}`).join(" · ")}</div>`;
+      if (box.owed) html += `<div class="owed">PAY ${money(box.owed)}</div>`;
+      if (box.collect) html += `<div class="collect">TAKE ${money(box.collect)}</div>`;
+      html += `</div>`;
+    }
+    html += `</div>`;
+    const shoe = [`Shoe gate ${view.gate_locked ? "LOCKED" : "open"}`];
+    shoe.push(view.shuffle_due ? `SHUFFLE DUE (rule ${view.shuffle_due})` : "cutting card not out");
+    html += `<div class="shoe">${esc(shoe.join(" · "))}</div>`;
+    return html;
+  }
+
+  // --- poker --------------------------------------------------------------------------
+  function pokerNext(view) {
+    if (view.hold) return `HOLD (rule ${view.hold.rule}): a supervisor must clear the table`;
+    const a = view.action;
+    if (a) {
+      const call = a.can_check ? "CHECK" : `CALL ${money(a.call)}`;
+      const raise = a.can_raise ? ` · RAISE ${money(a.raise_min)} to ${money(a.raise_max)} (11.5)` : "";
+      return `Seat ${a.seat} to act (${a.rule}): ${call}${raise} · FOLD`;
+    }
+    const d = view.draw;
+    if (d && d.drawer) {
+      return d.owed ? `Deal seat ${d.drawer} ${d.owed} card${d.owed === 1 ? "" : "s"} (11.3)` :
+        `Seat ${d.drawer}: how many cards to draw? (11.3)`;
+    }
+    if (view.state === "dealing") return "Deal five cards one at a time, clockwise from left of the button (11.3(a))";
+    if (view.showdown) return `Showdown (11.4(c)): seat${view.showdown.must_expose.length > 1 ? "s" : ""} ${seatList(view.showdown.must_expose)} expose in that order`;
+    if (view.state === "waiting" || view.state === "complete") return "Press NEXT to start the hand";
+    return String(view.state || "").replace(/_/g, " ");
+  }
+
+  function pokerView(view) {
+    const action = view.action;
+    let html = `<div class="seats">`;
+    for (const s of view.seats || []) {
+      const acting = action && action.seat === s.seat;
+      const drawing = view.draw && view.draw.drawer === s.seat;
+      const cls = ["seat", acting || drawing ? "acting" : "", s.folded ? "folded" : ""].join(" ");
+      html += `<div class="${cls}" data-seat="${s.seat}"><div class="boxno"><span>SEAT ${s.seat}</span><span>`;
+      if (view.button === s.seat) html += `<span class="tag blue">BUTTON${view.button_dead ? " (DEAD)" : ""}</span> `;
+      if (s.blind) html += `<span class="tag">BLIND ${s.blind}</span> `;
+      if (acting) html += `<span class="tag">TO ACT</span> `;
+      if (drawing) html += `<span class="tag">DRAWING</span> `;
+      if (s.folded) html += `<span class="tag red">FOLDED</span> `;
+      if (s.all_in) html += `<span class="tag red">ALL IN</span> `;
+      if (!s.in_hand) html += `<span class="tag blue">OUT</span> `;
+      html += `</span></div>`;
+      html += `<div class="money">Stack ${money(s.stack)}</div>`;
+      if (s.in_hand) {
+        html += `<div class="money">Bet ${money(s.bet)} · in pot ${money(s.contributed)}</div>`;
+        html += `<div class="cards">${Array.from({ length: s.cards }, (_, i) => `<div class="card blank" data-key="${view.hand}|${s.seat}|${i}" aria-label="card held"></div>`).join("")}</div>`;
+      }
+      html += `</div>`;
+    }
+    html += `</div>`;
+
+    const pots = view.pots || [];
+    if (pots.length) {
+      html += `<div class="pots"><strong>POTS</strong> `;
+      let side = 0;
+      html += pots.map(([chips, seats], i) => {
+        let name;
+        if (i > 0 && seats.length === 1) name = `Uncalled (seat ${seats[0]})`;
+        else name = i === 0 ? "Main pot" : `Side pot ${++side}`;
+        return `<span data-pot="${i}">${name} <strong>${money(chips)}</strong>: seats ${seatList(seats)}</span>`;
+      }).join(" · ");
+      html += `</div>`;
+    }
+    if (action) {
+      html += `<div class="panel"><h3>ACTION (${esc(action.rule)})</h3><p>Seat ${action.seat}: ` +
+        `${action.can_check ? "may CHECK" : `CALL ${money(action.call)}`}` +
+        `${action.can_raise ? ` · RAISE ${money(action.raise_min)} to ${money(action.raise_max)} (rule 11.5)` : " · no raise"}` +
+        ` · FOLD</p></div>`;
+    }
+    const d = view.draw;
+    if (d) {
+      html += `<div class="panel"><h3>THE DRAW (11.3)</h3><p>`;
+      html += d.drawer ? `Seat ${d.drawer} drawing${d.owed != null ? `: ${d.owed} card${d.owed === 1 ? "" : "s"}` : ""}` : "Draw complete";
+      html += ` · stub ${d.stub} card${d.stub === 1 ? "" : "s"}</p>`;
+      if (d.discards_by_owner.length) {
+        html += `<p>Discards: ${d.discards_by_owner.map(([seat, n]) => `seat ${seat}: ${n}`).join(" · ")}</p>`;
+      }
+      if (d.reshuffle) {
+        const r = d.reshuffle;
+        html += `<p><strong>RESHUFFLE (11.3(b))</strong>: only the earlier discards of seats ` +
+          `${seatList((r.owners || []).map(([seat, n]) => `${seat} (${n})`))}; ` +
+          `NOT seats ${seatList(r.excluded_seats)}</p>`;
+      }
+      html += `</div>`;
+    }
+    const sd = view.showdown;
+    if (sd) {
+      html += `<div class="panel"><h3>SHOWDOWN (11.4(c))</h3><p>Called: seat ${sd.called}. ` +
+        `Expose in order: ${seatList(sd.must_expose)}. May muck: ${seatList(sd.may_muck)}.</p>` +
+        `<p>Winner${sd.winners.length > 1 ? "s" : ""}: seat ${seatList(sd.winners)} with ${esc(sd.winning_hand)}</p></div>`;
+    }
+    const st = view.settlement;
+    if (st) {
+      html += `<div class="panel"><h3>${st.void ? "HAND VOID: CHIPS RETURNED" : "POT AWARDS (11.4(d))"}</h3>`;
+      for (const award of st.awards || []) {
+        html += `<p>${award.pot === 0 ? "Main pot" : `Side pot ${award.pot}`} ${money(award.amount)}: ` +
+          `${award.shares.map(([seat, chips]) => `seat ${seat} ${money(chips)}`).join(", ")} (${esc(award.hand)})` +
+          `${award.odd_chip ? ` · odd chip ${money(award.odd_chip)} to seat ${award.odd_chip_seat} (highest card by suit)` : ""}</p>`;
+      }
+      if ((st.returned || []).length) html += `<p>Returned: ${st.returned.map(([seat, c]) => `seat ${seat} ${money(c)}`).join(", ")}</p>`;
+      if (st.rake) html += `<p>Rake ${money(st.rake)}</p>`;
+      html += `</div>`;
+    }
+    return html;
+  }
+
+  // --- console (dealer page only) -----------------------------------------------------
+  let consoleKey = "";
+  let raiseBy = null;
+
+  function blackjackButtons(view) {
+    const b = view.buttons || {};
+    const s = view.state;
+    const nextLit = Boolean(b.stand) || /press NEXT/.test(view.next_action || "") ||
+      /^Pay box/.test(view.next_action || "");
+    return [
+      ["no_more_bets", "NO MORE BETS", Boolean(b.no_more_bets)],
+      ["next", "NEXT", nextLit],
+      ["double", "DOUBLE", Boolean(b.double)],
+      ["split", "SPLIT", Boolean(b.split)],
+      ["insurance_closed", "INSURANCE CLOSED", s === "insurance" || s === "insurance_settlement"],
+      ["even_money", "EVEN MONEY", Boolean(b.insurance_open)],
+      ["void_hand", "VOID HAND", false, "danger"],
+    ].map(([name, label, lit, cls]) => ({ body: { button: name }, label, lit, cls, name }));
+  }
+
+  function pokerButtons(view) {
+    const buttons = [];
+    const idle = view.state === "waiting" || view.state === "complete";
+    buttons.push({ name: "next", label: "NEXT HAND", lit: idle && !view.hold, body: { button: "next" } });
+    const a = view.action;
+    if (a) {
+      const seat = a.seat;
+      if (a.can_check) buttons.push({ name: "check", label: `CHECK (seat ${seat})`, lit: true, body: { action: "check", args: { seat } } });
+      else buttons.push({ name: "call", label: `CALL ${money(a.call)}`, lit: true, body: { action: "call", args: { seat } } });
+      buttons.push({ name: "raise", label: "RAISE", lit: a.can_raise, raise: a, body: null });
+      buttons.push({ name: "fold", label: "FOLD", lit: a.can_fold, cls: "danger", body: { action: "fold", args: { seat } } });
+    }
+    const d = view.draw;
+    if (d && d.drawer && d.owed == null) {
+      for (let n = 0; n <= 5; n += 1) {
+        buttons.push({ name: `draw${n}`, label: n ? `DRAWS ${n}` : "STANDS PAT", lit: true, body: { action: "discard", args: { seat: d.drawer, count: n } } });
+      }
+    }
+    return buttons;
+  }
+
+  function renderConsole(state, view) {
+    const buttons = state.game === "poker" ? pokerButtons(view) : blackjackButtons(view);
+    const key = JSON.stringify(buttons.map((b) => [b.name, b.label, b.lit, b.raise ? [b.raise.seat, b.raise.raise_min, b.raise.raise_max] : 0]));
+    if (key === consoleKey) return;
+    consoleKey = key;
+    const host = $("buttons");
+    host.textContent = "";
+    for (const b of buttons) {
+      if (b.raise) {
+        const a = b.raise;
+        if (raiseBy === null || raiseBy < a.raise_min || raiseBy > a.raise_max) raiseBy = a.raise_min;
+        const input = document.createElement("input");
+        input.type = "number";
+        input.min = a.raise_min;
+        input.max = a.raise_max;
+        input.value = raiseBy;
+        input.id = "raise-by";
+        input.setAttribute("aria-label", "raise by");
+        input.addEventListener("change", () => { raiseBy = Number(input.value); });
+        host.append(input);
+        b.body = null;
+        b.onPress = () => send({ action: "raise_", args: { seat: a.seat, amount: Number(input.value) }, actor: "touch console" });
+      }
+      const el = document.createElement("button");
+      el.type = "button";
+      el.textContent = b.label;
+      el.dataset.button = b.name;
+      el.dataset.lit = String(Boolean(b.lit));
+      el.setAttribute("aria-description", b.lit ? "allowed now" : "not expected now");
+      if (b.cls) el.classList.add(b.cls);
+      el.addEventListener("click", b.onPress || (() => send({ ...b.body, actor: "touch console" })));
+      host.append(el);
+    }
+  }
+
+  async function send(body) {
+    try {
+      const response = await fetch("/api/console", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      });
+      if (!response.ok) {
+        const answer = await response.json().catch(() => ({}));
+        $("notices").insertAdjacentHTML("afterbegin", `<p>CONSOLE: ${esc(answer.error || response.status)}</p>`);
+      }
+    } catch (err) {
+      drop();
+    }
+  }
+
+  // --- supervisor ---------------------------------------------------------------------
+  const DECISIONS = {
+    blackjack: [["keep_card", "Keep the card: it stands where the deal puts it"], ["void_hand", "Void the hand (rule 9.6): unsettled wagers back"]],
+    poker: [["accept", "Accept the card: it stands"], ["void_hand", "Void the hand: every chip back to whoever put it in"]],
+  };
+
+  function openSupervisor() {
+    const state = page.state || {};
+    const dialog = $("sup-dialog");
+    const decisions = DECISIONS[state.game] || DECISIONS.blackjack;
+    const box = $("sup-decisions");
+    box.querySelectorAll("label").forEach((el) => el.remove());
+    decisions.forEach(([value, text], i) => {
+      const label = document.createElement("label");
+      const input = document.createElement("input");
+      input.type = "radio";
+      input.name = "decision";
+      input.value = value;
+      input.checked = i === 0;
+      label.append(input, ` ${text}`);
+      box.append(label);
+    });
+    const hold = holdOf(state);
+    $("sup-context").textContent = hold ? `HOLD: ${hold}` : "The table is not on HOLD: the rules will refuse a decision now.";
+    $("sup-result").textContent = "";
+    $("sup-result").className = "";
+    $("sup-pin").value = "";
+    dialog.showModal();
+    fetch("/api/supervisor").then((r) => r.json()).then((s) => {
+      if (!s.configured) $("sup-result").textContent = "No supervisor PIN is configured for this table.";
+      else if (s.locked_for > 0) $("sup-result").textContent = `Locked out: try again in ${Math.ceil(s.locked_for)} s`;
+    }).catch(() => {});
+  }
+
+  async function submitSupervisor(event) {
+    event.preventDefault();
+    const form = $("sup-form");
+    const decision = form.querySelector("input[name=decision]:checked");
+    const body = {
+      who: $("sup-who").value, reason: $("sup-reason").value,
+      decision: decision ? decision.value : "", pin: $("sup-pin").value,
+    };
+    $("sup-pin").value = ""; // the PIN is not kept in the page
+    const result = $("sup-result");
+    try {
+      const response = await fetch("/api/supervisor", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      });
+      const answer = await response.json().catch(() => ({}));
+      if (response.ok) {
+        result.textContent = "Accepted: journaled";
+        result.className = "ok";
+        $("sup-dialog").close();
+      } else {
+        result.textContent = `REFUSED: ${answer.error || response.status}`;
+        result.className = "";
+      }
+    } catch (err) {
+      result.textContent = "REFUSED: the controller is not answering";
+    }
+  }
+
+  if (MODE === "dealer") {
+    $("sup-open").addEventListener("click", openSupervisor);
+    $("sup-form").addEventListener("submit", submitSupervisor);
+    $("sup-cancel").addEventListener("click", () => { $("sup-pin").value = ""; $("sup-dialog").close(); });
+  }
+
+  connect();
+})();

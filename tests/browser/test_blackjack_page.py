@@ -1,0 +1,147 @@
+"""The dealer's page in real headless Chromium, against a blackjack table on the simulators
+(the simulated shoe on a pty read by the real serial driver, the real GPIO driver on
+MockFactory pins, the real journal and loop). Every wait is on a page condition."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browser_support import LOCKOUT_TRIES, PIN, Hands, cards
+from playwright.sync_api import Page, expect
+
+from controller.app.table import RunningTable
+from controller.journal import Journal
+
+# box 1: T 7 = 17; box 2: 9 8 = 17; the dealer: A then 5 (soft 16) then draws
+INSURANCE_ROUND = cards("Ts 9h Ad 7c 8d 5s")
+
+
+def open_page(page: Page, table: RunningTable, path: str = "/") -> None:
+    assert table.server is not None
+    page.goto(table.server.url + path)
+    expect(page.locator("body")).to_have_attribute("data-conn", "live")
+
+
+def deal_to_insurance(hands: Hands) -> None:
+    hands.stack(INSURANCE_ROUND)
+    hands.press("next")  # open betting
+    hands.wager(1)
+    hands.wager(2)
+    hands.press("no_more_bets")
+    for _ in range(5):
+        hands.draw()
+
+
+def test_a_round_appears_card_by_card(page: Page, table: RunningTable, hands: Hands) -> None:
+    open_page(page, table)
+    hands.stack(INSURANCE_ROUND)
+    hands.press("next")
+    hands.wager(1)
+    hands.wager(2)
+    expect(page.locator(".box")).to_have_count(2)
+    expect(page.locator('.box[data-box="1"]')).to_contain_text("Wager $2")
+    hands.press("no_more_bets")
+    where = ['[data-box="1"]', '[data-box="2"]', ".dealer", '[data-box="1"]', '[data-box="2"]']
+    for count, place in enumerate(where, start=1):
+        card = hands.draw()
+        expect(page.locator("#view .card")).to_have_count(count)  # one more face, no more
+        expect(page.locator(f"{place} .card").last).to_have_attribute("data-card", card)
+    expect(page.locator('.box[data-box="1"] .total')).to_have_text("17")
+    expect(page.locator(".dealer .total")).to_have_text("SOFT 11")  # soft totals say so
+    expect(page.locator("#next-text")).to_contain_text("Insurance open")
+    hands.press("next")  # insurance closed, nobody took it
+    hands.press("next")  # box 1 stands
+    expect(page.locator('.box[data-box="2"]')).to_have_class("box acting")
+    hands.press("next")  # box 2 stands
+    hands.draw()  # the dealer's second card: soft 16, shown as such
+    expect(page.locator(".dealer .total")).to_have_text("SOFT 16")
+
+
+def test_9_5_losing_insurance_collection_shows_the_boxes_and_clears_with_the_sensors(
+    page: Page, table: RunningTable, hands: Hands
+) -> None:
+    open_page(page, table)
+    deal_to_insurance(hands)
+    hands.insurance(1)  # box 1 takes insurance on the dealer's ace (9.2)
+    expect(page.locator('.box[data-box="1"]')).to_contain_text("Insurance $1")
+    hands.press("next")  # insurance closed
+    hands.press("next")
+    hands.press("next")
+    hands.draw()  # the dealer's second card is not a ten: insurance loses
+    expect(page.locator("#next-text")).to_have_text("Collect losing insurance: boxes 1 (rule 9.5)")
+    expect(page.locator('.box[data-box="1"] .tag.red')).to_have_text("COLLECT INSURANCE")
+    expect(page.locator('.box[data-box="2"] .tag.red')).to_have_count(0)
+    hands.insurance(1, on=False)  # the dealer collects: the sensor clears
+    expect(page.locator(".tag.red")).to_have_count(0)
+    expect(page.locator("#next-text")).not_to_contain_text("Collect losing insurance")
+
+
+def hold_on_late_insurance(page: Page, table: RunningTable, hands: Hands) -> None:
+    """Insurance placed on box 1 after the boxes' second cards while the dealer shows a 5:
+    a card-order breach the table holds for (rule 9.2)."""
+    open_page(page, table)
+    hands.stack(cards("Ts 9h 5d 7c 8d"))
+    hands.press("next")
+    hands.wager(1)
+    hands.wager(2)
+    hands.press("no_more_bets")
+    for _ in range(5):
+        hands.draw()
+    hands.insurance(1)
+    expect(page.locator("#hold")).to_be_visible()
+
+
+def test_a_hold_shows_the_rule_in_words(page: Page, table: RunningTable, hands: Hands) -> None:
+    hold_on_late_insurance(page, table, hands)
+    expect(page.locator("#hold strong")).to_have_text("HOLD")  # the word, not only red
+    expect(page.locator("#hold-text")).to_contain_text("rule 9.2")
+    expect(page.locator("body")).to_have_attribute("data-hold", "1")
+
+
+def supervise(page: Page, pin: str, decision: str = "keep_card") -> None:
+    page.locator("#sup-open").click()
+    page.locator(f'#sup-decisions input[value="{decision}"]').check()
+    page.locator("#sup-who").fill("Pit boss Aroha (badge 1142)")
+    page.locator("#sup-reason").fill("insurance chips were the player's change")
+    page.locator("#sup-pin").fill(pin)
+    page.locator("#sup-submit").click()
+
+
+def test_supervisor_pin_wrong_is_refused_and_right_clears_the_hold_journaled(
+    page: Page, table: RunningTable, hands: Hands
+) -> None:
+    hold_on_late_insurance(page, table, hands)
+    assert PIN not in page.content()  # the page holds no PIN (nor its hash)
+    supervise(page, "0000")
+    expect(page.locator("#sup-result")).to_contain_text(
+        f"REFUSED: wrong PIN ({LOCKOUT_TRIES - 1} tries left)"
+    )
+    expect(page.locator("#sup-pin")).to_have_value("")  # not kept in the page
+    assert table.server is not None and table.server.gate.failures == 1
+    assert table.state["view"]["state"] == "hold"  # nothing reached the table
+    page.locator("#sup-cancel").click()
+    supervise(page, PIN)
+    expect(page.locator("#sup-dialog")).not_to_be_visible()
+    expect(page.locator("#hold")).to_be_hidden()
+    assert table.server.gate.failures == 0
+    with Journal(table.config.journal_path) as journal:
+        rows = [r for r in journal.entries() if r.kind == "SupervisorAction"]
+    assert len(rows) == 1
+    assert rows[0].actor == "Pit boss Aroha (badge 1142)"
+    payload: dict[str, Any] = rows[0].payload
+    assert payload["reason"] == "insurance chips were the player's change"
+    assert payload["decision"] == "keep_card"
+
+
+def test_console_buttons_light_from_the_machine(
+    page: Page, table: RunningTable, hands: Hands
+) -> None:
+    open_page(page, table)
+    hands.press("next")
+    no_more_bets = page.locator('#buttons button[data-button="no_more_bets"]')
+    expect(no_more_bets).to_have_attribute("data-lit", "false")  # no wager yet
+    hands.wager(1)
+    expect(no_more_bets).to_have_attribute("data-lit", "true")  # can_no_more_bets
+    no_more_bets.click()  # the touch console's twin of the button
+    expect(page.locator("body")).to_have_attribute("data-state", "no_more_bets")
+    expect(no_more_bets).to_have_attribute("data-lit", "false")
