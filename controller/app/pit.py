@@ -1,0 +1,475 @@
+"""The pit feed: the table reports to an MQTT broker, and the journal is its outbox.
+
+Topics, under ``<prefix>/<site>/table/<id>/`` (docs/mqtt.md, schemas in docs/mqtt-schema/):
+
+- ``event``: every journal row, in sequence order, QoS 1, carrying its ``seq``;
+- ``state``: the latest display model, retained;
+- ``status``: ``online``/``offline``, retained; ``offline`` is also the MQTT Last Will, so
+  the broker says it for a table that died or lost its network;
+- ``alarm``: violations, holds cleared, device losses and faults, controller faults;
+- ``restricted/event`` (``private_cards = "restricted"``): the rows whose cards the public
+  ``event`` topic withholds, in full; or ``reveal`` (``"delayed"``): at the hand's end,
+  the withheld cards of the hand.
+
+Nothing is lost and nothing is reordered (issue 8): the journal is already on disk before
+the controller publishes, so this thread reads new rows with its own SQLite connection (WAL
+lets a reader run beside the writer) and hands them to paho as QoS 1 messages. A row is
+done when the broker has acknowledged (PUBACK) every message made from it; the highest seq
+below which every row is done is the cursor, kept durably in a small SQLite file beside the
+journal. While the connection is up paho resends its unacknowledged messages itself, in
+order, on every reconnect; after a restart the publisher resumes from the cursor. A row may
+therefore arrive twice (after a cut or a restart), never not at all and never after a later
+one: subscribers drop a seq they have already seen.
+
+The controller thread only calls `PitPublisher.publish`, which keeps a reference to the
+state and sets an event: it never waits on the network, the disk or a lock held across I/O.
+
+Privacy (rule 11.3(a): poker cards are dealt face down and are exposed only at the
+showdown, 11.4(c)): rows of a poker table that carry a player's cards are published on the
+public topic with those fields set to null and named under ``redacted``. Blackjack here is
+the New Zealand no-hole-card game, dealt all face up, so none of its rows are withheld.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import logging
+import queue
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from controller.app.config import PitConfig, TableConfig
+from controller.errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+WINDOW = 200  # journal rows handed to paho and not yet acknowledged, at most
+POLL_SECONDS = 0.5  # look at the journal at least this often even without a wake-up
+FLUSH_SECONDS = 3.0  # on close, how long to wait for the broker to take the backlog
+
+# kind -> the payload fields that hold a player's cards (rule 11.3(a), 11.4(c))
+PRIVATE_FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "blackjack": {},  # all face up, no hole card (surrounding rules; Division 2)
+    "poker": {
+        "CardDrawn": ("card",),
+        "DrawTaken": ("discards",),
+        "ReshuffleAllowed": ("cards",),
+        "Violation": ("card",),
+    },
+}
+HAND_END = {"blackjack": "RoundSettled", "poker": "HandSettled"}
+ALARM_KINDS = {
+    "Violation": "hold",
+    "HoldCleared": "cleared",
+    "DeviceLost": "device",
+    "DeviceRestored": "cleared",
+    "DeviceFault": "device",
+    "ControllerFault": "fault",
+}
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds")
+
+
+def _dumps(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def parse_broker(url: str) -> tuple[str, int, bool]:
+    """``mqtt://host[:1883]`` or ``mqtts://host[:8883]`` -> (host, port, tls)."""
+    parts = urlsplit(url if "://" in url else f"mqtt://{url}")
+    if parts.scheme not in ("mqtt", "mqtts", "tcp", "ssl") or not parts.hostname:
+        raise ConfigError(f"pit.broker: expected mqtt://host[:port] or mqtts://..., not {url!r}")
+    tls = parts.scheme in ("mqtts", "ssl")
+    return parts.hostname, parts.port or (8883 if tls else 1883), tls
+
+
+def topic_base(prefix: str, site: str, table_id: str) -> str:
+    for name, value in (("prefix", prefix), ("site", site), ("table id", table_id)):
+        if not value or any(c in value for c in "+#\0") or (name != "prefix" and "/" in value):
+            raise ConfigError(f"the {name} {value!r} cannot be part of an MQTT topic")
+    return f"{prefix}/{site}/table/{table_id}"
+
+
+def make_client(pit: PitConfig, client_id: str) -> tuple[mqtt.Client, str, int]:
+    """A paho client with the credentials and TLS of ``pit`` (not yet connected)."""
+    host, port, tls = parse_broker(pit.broker)
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
+    if pit.username:
+        client.username_pw_set(pit.username, pit.password or None)
+    if tls or pit.ca_file or pit.cert_file:
+        client.tls_set(
+            ca_certs=pit.ca_file or None,
+            certfile=pit.cert_file or None,
+            keyfile=pit.key_file or None,
+        )
+    client.reconnect_delay_set(min_delay=1, max_delay=8)
+    return client, host, port
+
+
+class Cursor:
+    """The last journal seq the broker acknowledged, durable beside the journal. It may lag
+    the truth (a row is then sent again) but is never ahead of it."""
+
+    def __init__(self, path: Path, key: str) -> None:
+        self.path = path
+        self.key = key
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")  # a lost update only resends rows
+        self._db.execute("CREATE TABLE IF NOT EXISTS cursor (key TEXT PRIMARY KEY, seq INTEGER)")
+        row = self._db.execute("SELECT seq FROM cursor WHERE key = ?", (key,)).fetchone()
+        self.seq: int = row[0] if row else 0
+
+    def save(self, seq: int) -> None:
+        self._db.execute("INSERT OR REPLACE INTO cursor VALUES (?, ?)", (self.key, seq))
+        self.seq = seq
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def cursor_path(journal_path: Path) -> Path:
+    return journal_path.with_name(journal_path.name + ".pit-cursor")
+
+
+class PitPublisher:
+    """One table's MQTT feed (a `controller.app.table.Feed`)."""
+
+    def __init__(self, config: TableConfig, *, window: int = WINDOW) -> None:
+        if config.pit is None:
+            raise ConfigError("the table config has no [pit] section")
+        self.pit = config.pit
+        self.table_id = config.table_id
+        self.site = config.site
+        self.game = config.game
+        self.journal_path = config.journal_path
+        self.window = window
+        self.base = topic_base(self.pit.prefix, config.site, config.table_id)
+        self.private = PRIVATE_FIELDS.get(config.game, {})
+        self.hand_end = HAND_END.get(config.game)
+        self.client, self.host, self.port = make_client(
+            self.pit, f"tablectl-{config.site}-{config.table_id}"
+        )
+        self.client.max_inflight_messages_set(0)  # our window bounds it; nothing is "queued"
+        self.client.max_queued_messages_set(0)
+        self.client.will_set(
+            f"{self.base}/status", self._status("offline", "connection lost"), qos=1, retain=True
+        )
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_publish = self._on_publish
+        self._notes: queue.SimpleQueue[tuple[str, int]] = queue.SimpleQueue()
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._state: dict[str, Any] | None = None
+        self._state_version = 0
+        self._thread: threading.Thread | None = None
+        self._db: sqlite3.Connection | None = None
+        self.cursor: Cursor | None = None
+        # publisher-thread state
+        self.connected = threading.Event()
+        self._resync = False
+        self._outstanding: dict[int, int | None] = {}  # mid -> seq (None: state, status)
+        self._left: dict[int, int] = {}  # seq -> its messages not yet acknowledged
+        self._sent = 0  # highest seq handed to paho
+        self._sent_state = 0
+        self.acked = threading.Condition()
+        self.published_rows = 0
+
+    # --- the controller's side ----------------------------------------------------------
+
+    def publish(self, state: dict[str, Any]) -> None:
+        """Keep the newest state and wake the publisher: never blocks (issue 8)."""
+        self._state = state
+        self._state_version += 1
+        self._wake.set()
+
+    # --- life cycle ---------------------------------------------------------------------
+
+    def start(self) -> PitPublisher:
+        self.cursor = Cursor(cursor_path(self.journal_path), f"{self.pit.broker}|{self.base}")
+        self._db = sqlite3.connect(
+            f"file:{self.journal_path}?mode=ro", uri=True, check_same_thread=False
+        )
+        last = self._last_seq()
+        if self.cursor.seq > last:
+            log.warning(
+                "pit cursor %d is past the journal's last row %d: a new journal; from 0",
+                self.cursor.seq,
+                last,
+            )
+            self.cursor.save(0)
+        self._sent = self.cursor.seq
+        log.info(
+            "pit: %s:%d %s, resuming after journal row %d",
+            self.host,
+            self.port,
+            self.base,
+            self.cursor.seq,
+        )
+        self.client.connect_async(self.host, self.port, keepalive=self.pit.keepalive)
+        self.client.loop_start()
+        self._thread = threading.Thread(target=self._run, name="pit-publisher", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        """Give the broker a moment to take the backlog, say ``offline``, disconnect."""
+        self._stopping.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=FLUSH_SECONDS + 5)
+            self._thread = None
+        self.client.disconnect()
+        self.client.loop_stop()
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        if self.cursor is not None:
+            self.cursor.close()
+            self.cursor = None
+
+    def wait_acknowledged(self, seq: int, timeout: float) -> bool:
+        """Wait until the broker has acknowledged every row up to ``seq`` (tests, bench)."""
+        with self.acked:
+            return self.acked.wait_for(
+                lambda: self.cursor is not None and self.cursor.seq >= seq, timeout
+            )
+
+    # --- paho's network thread: only notes, never calls back into paho ------------------
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if not reason.is_failure:
+            self._notes.put(("connect", 0))
+        else:
+            log.error("pit broker %s refused the table: %s", self.pit.broker, reason)
+        self._wake.set()
+
+    def _on_disconnect(
+        self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
+    ) -> None:
+        self._notes.put(("disconnect", 0))
+        self._wake.set()
+
+    def _on_publish(self, client: Any, userdata: Any, mid: int, reason: Any, props: Any) -> None:
+        self._notes.put(("ack", mid))
+        self._wake.set()
+
+    # --- the publisher thread -----------------------------------------------------------
+
+    def _run(self) -> None:
+        try:
+            while not self._stopping.is_set():
+                self._wake.wait(POLL_SECONDS)
+                self._wake.clear()
+                self._step()
+            self._flush()
+        except Exception:
+            log.exception("the pit publisher failed; the table goes on without it")
+
+    def _step(self) -> None:
+        self._take_notes()
+        if not self.connected.is_set():
+            return
+        if self._resync:
+            # paho resends what was in flight when the line dropped; nothing new goes out
+            # before those are acknowledged, so nothing overtakes them.
+            if self._outstanding:
+                return
+            self._resync = False
+            self._send(f"{self.base}/status", self._status("online", "connected"), True, None)
+            self._sent_state = 0
+        self._send_rows()
+        if self._state is not None and self._sent_state != self._state_version:
+            self._sent_state = self._state_version
+            self._send(f"{self.base}/state", self._state_payload(self._state), True, None)
+
+    def _flush(self) -> None:
+        """On close: publish what is left while the broker is there, for a short while."""
+        deadline = time.monotonic() + FLUSH_SECONDS
+        while self.connected.is_set() and time.monotonic() < deadline:
+            self._step()
+            if not self._outstanding and not self._resync and self._sent >= self._last_seq():
+                break
+            self._wake.wait(0.05)
+            self._wake.clear()
+        self._take_notes()
+        if self.connected.is_set() and not self._resync:
+            info = self.client.publish(
+                f"{self.base}/status", self._status("offline", "stopped"), 1, True
+            )
+            try:
+                info.wait_for_publish(timeout=1.0)
+            except (RuntimeError, ValueError) as exc:
+                log.warning("pit: could not say offline: %s", exc)
+
+    def _take_notes(self) -> None:
+        changed = False
+        while True:
+            try:
+                what, mid = self._notes.get_nowait()
+            except queue.Empty:
+                break
+            if what == "connect":
+                self.connected.set()
+                self._resync = True
+            elif what == "disconnect":
+                self.connected.clear()
+            elif what == "ack" and mid in self._outstanding:
+                seq = self._outstanding.pop(mid)
+                if seq is not None:
+                    self._left[seq] -= 1
+                    changed = True
+        if changed and self.cursor is not None:
+            seq = self.cursor.seq
+            while self._left.get(seq + 1) == 0:
+                del self._left[seq + 1]
+                seq += 1
+            if seq != self.cursor.seq:
+                with self.acked:
+                    self.cursor.save(seq)
+                    self.acked.notify_all()
+
+    def _send(self, topic: str, payload: bytes, retain: bool, seq: int | None) -> None:
+        info = self.client.publish(topic, payload, qos=1, retain=retain)
+        self._outstanding[info.mid] = seq
+        if seq is not None:
+            self._left[seq] = self._left.get(seq, 0) + 1
+
+    def _send_rows(self) -> None:
+        room = self.window - len(self._left)
+        if room <= 0 or self._db is None:
+            return
+        rows = self._db.execute(
+            "SELECT seq, wall, round, source, kind, payload, actor, hash FROM journal "
+            "WHERE seq > ? ORDER BY seq LIMIT ?",
+            (self._sent, room),
+        ).fetchall()
+        for row in rows:
+            self._send_row(row)
+
+    def _send_row(self, row: tuple[Any, ...]) -> None:
+        seq, wall, round_, source, kind, payload_text, actor, digest = row
+        payload = json.loads(payload_text)
+        self._left[seq] = 0  # the messages below are counted as they are handed over
+        event = self._envelope(seq, wall, round_, source, kind, payload, actor, digest)
+        private = [f for f in self.private.get(kind, ()) if payload.get(f) is not None]
+        if private:
+            if self.pit.private_cards == "restricted":
+                self._send(f"{self.base}/restricted/event", _dumps(event), False, seq)
+            event = {
+                **event,
+                "payload": {k: None if k in private else v for k, v in payload.items()},
+                "redacted": private,
+            }
+        if kind == self.hand_end and self.pit.private_cards == "delayed" and self.private:
+            self._send(f"{self.base}/reveal", _dumps(self._reveal(seq, round_)), False, seq)
+        if kind in ALARM_KINDS:
+            alarm = {**event, "severity": ALARM_KINDS[kind]}
+            self._send(f"{self.base}/alarm", _dumps(alarm), False, seq)
+        self._send(f"{self.base}/event", _dumps(event), False, seq)
+        self._sent = seq
+        self.published_rows += 1
+
+    def _envelope(
+        self,
+        seq: int,
+        wall: str,
+        round_: int | None,
+        source: str,
+        kind: str,
+        payload: dict[str, Any],
+        actor: str | None,
+        digest: str,
+    ) -> dict[str, Any]:
+        return {
+            "v": SCHEMA_VERSION,
+            "table": self.table_id,
+            "site": self.site,
+            "seq": seq,
+            "wall": wall,
+            "round": round_,
+            "source": source,
+            "kind": kind,
+            "payload": payload,
+            "actor": actor,
+            "hash": digest,
+            "redacted": [],
+        }
+
+    def _reveal(self, end_seq: int, round_: int | None) -> dict[str, Any]:
+        """The withheld fields of every row since the previous hand's end (rule 11.4(c):
+        the hand is over; what was face down may be shown)."""
+        if self._db is None:
+            return {}
+        kinds = list(self.private)
+        marks = ",".join("?" * len(kinds))
+        start = self._db.execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM journal WHERE kind = ? AND seq < ?",
+            (self.hand_end, end_seq),
+        ).fetchone()[0]
+        rows = self._db.execute(
+            f"SELECT seq, kind, payload FROM journal WHERE seq > ? AND seq < ? "
+            f"AND kind IN ({marks}) ORDER BY seq",
+            (start, end_seq, *kinds),
+        ).fetchall()
+        cards = []
+        for seq, kind, text in rows:
+            payload = json.loads(text)
+            fields = {f: payload[f] for f in self.private[kind] if payload.get(f) is not None}
+            if fields:
+                cards.append({"seq": seq, "kind": kind, "fields": fields})
+        return {
+            "v": SCHEMA_VERSION,
+            "table": self.table_id,
+            "site": self.site,
+            "seq": end_seq,
+            "round": round_,
+            "rows": cards,
+        }
+
+    def _state_payload(self, state: dict[str, Any]) -> bytes:
+        return _dumps(
+            {
+                "v": SCHEMA_VERSION,
+                "table": self.table_id,
+                "site": self.site,
+                "at": _now(),
+                "state": state,
+            }
+        )
+
+    def _status(self, status: str, reason: str) -> bytes:
+        return _dumps(
+            {
+                "v": SCHEMA_VERSION,
+                "table": self.table_id,
+                "site": self.site,
+                "game": self.game,
+                "status": status,
+                "reason": reason,
+                "at": _now(),
+            }
+        )
+
+    def _last_seq(self) -> int:
+        if self._db is None:
+            return 0
+        row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM journal").fetchone()
+        return int(row[0])
+
+
+def pit_publisher(config: TableConfig) -> PitPublisher:
+    """The pit feed for a table config with a ``[pit]`` section (RunningTable calls it)."""
+    return PitPublisher(config)
