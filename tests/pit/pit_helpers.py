@@ -224,3 +224,73 @@ def schema_validator(name: str) -> Callable[[Any], None]:
 
 def tablectl(*args: str) -> list[str]:
     return [sys.executable, "-m", "controller.app.cli", *args]
+
+
+class DemoTable:
+    """`tablectl demo` in a subprocess: a blackjack table playing by itself on the
+    simulators. Counts the dealer's actions from its output, to wait on."""
+
+    def __init__(self, config: Path, journal: Path, pace: float = 0.02) -> None:
+        self.proc = subprocess.Popen(
+            tablectl(
+                "demo",
+                "--config",
+                str(config),
+                "--journal",
+                str(journal),
+                "--pace",
+                str(pace),
+                "--port",
+                "0",
+            ),
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.lines: list[str] = []
+        self.actions = 0
+        self.changed = threading.Condition()
+        self._reader = threading.Thread(target=self._read, name="demo-output", daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            with self.changed:
+                self.lines.append(line)
+                if line.startswith("round"):
+                    self.actions += 1
+                self.changed.notify_all()
+        with self.changed:
+            self.changed.notify_all()
+
+    def wait_actions(self, more: int, timeout: float = 30.0) -> bool:
+        """Wait until the dealer has done ``more`` further actions."""
+        with self.changed:
+            target = self.actions + more
+            return (
+                self.changed.wait_for(
+                    lambda: self.actions >= target or self.proc.poll() is not None, timeout
+                )
+                and self.actions >= target
+            )
+
+    def kill(self) -> None:
+        """SIGKILL: no flush, no goodbye; the broker says the Last Will."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=10)
+        self._reader.join(timeout=5)
+
+    def stop(self) -> int:
+        """SIGTERM: the demo stops the table, which flushes and says offline."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        code = self.proc.wait(timeout=30)
+        self._reader.join(timeout=5)
+        return code
+
+    def output(self) -> str:
+        with self.changed:
+            return "".join(self.lines[-40:])
