@@ -283,9 +283,10 @@
       html += `<div class="pots"><strong>POTS</strong> `;
       let side = 0;
       html += pots.map(([chips, seats], i) => {
-        let name;
-        if (i > 0 && seats.length === 1) name = `Uncalled (seat ${seats[0]})`;
-        else name = i === 0 ? "Main pot" : `Side pot ${++side}`;
+        if (i > 0 && seats.length === 1) {
+          return `<span data-pot="${i}">Uncalled (seat ${seats[0]}) <strong>${money(chips)}</strong></span>`;
+        }
+        const name = i === 0 ? "Main pot" : `Side pot ${++side}`;
         return `<span data-pot="${i}">${name} <strong>${money(chips)}</strong>: seats ${seatList(seats)}</span>`;
       }).join(" · ");
       html += `</div>`;

@@ -1,0 +1,65 @@
+"""Poker states built in-process (there is no scripted poker dealer): a `PokerGame` fed the
+same console and shoe events the loop would give it, its snapshot published through a
+`StatusServer` like the running table's."""
+
+from __future__ import annotations
+
+import queue
+from pathlib import Path
+from typing import Any
+
+from controller.app.config import load_config
+from controller.app.games import PokerGame
+from controller.app.web import StatusServer
+from controller.cards import DECK
+from controller.ports import ButtonPressed, CardDrawn, ConsoleAction, ConsoleButton
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def poker_game() -> PokerGame:
+    config = load_config(EXAMPLES / "poker-table.toml")
+    return PokerGame(config.poker)
+
+
+def console(game: PokerGame, action: str, **args: Any) -> None:
+    game.handle(ConsoleAction(source="console", action=action, args=args, actor="test"))
+
+
+def poker_state(game: PokerGame) -> dict[str, Any]:
+    """What the loop would publish for this game."""
+    return {
+        "table": "dp-01",
+        "site": "demo-casino",
+        "simulated": True,
+        "limits": {"minimum": 2, "maximum": 10},
+        "journal_seq": 0,
+        "events_processed": 0,
+        "recovered": False,
+        "devices": {"shoe": "ok"},
+        "notices": [],
+        "game": "poker",
+        "round": game.round_no,
+        "view": game.view(),
+    }
+
+
+def poker_first_round() -> PokerGame:
+    """Five seats; the button on 1, blinds 1 and 2 on seats 2 and 3; seat 5 raises, seat 6
+    (8 chips) calls all in: a main pot, a side pot, and seat 1 to act."""
+    game = poker_game()
+    for seat, stack in {1: 200, 2: 150, 3: 120, 5: 300, 6: 8}.items():
+        console(game, "sit", seat=seat, stack=stack)
+    game.handle(ButtonPressed(source="console", button=ConsoleButton.NEXT))
+    deck = iter(DECK)
+    for _ in range(25):
+        game.handle(CardDrawn(source="shoe", card=next(deck)))
+    console(game, "raise_", seat=5, amount=8)
+    console(game, "call", seat=6)
+    return game
+
+
+def serve(state: dict[str, Any]) -> StatusServer:
+    server = StatusServer(queue.Queue(), port=0).start()
+    server.publish(state)
+    return server

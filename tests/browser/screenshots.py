@@ -1,0 +1,85 @@
+"""Write the README's screenshots of the status display (docs/screenshots/*.png).
+
+    .venv/bin/python tests/browser/screenshots.py [OUTPUT_FOLDER]
+
+The blackjack shots come from a table on the simulators played to a chosen moment through
+the simulated devices; the poker shots from a `PokerGame` built in-process (scenes.py).
+Each view at the Pi touch display's 800x480 and at 1920x1080.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parents[1])]
+
+from browser_support import CHROMIUM, LAUNCH_ARGS, Hands, cards, table_config  # noqa: E402
+from playwright.sync_api import Browser, expect, sync_playwright  # noqa: E402
+from scenes import poker_first_round, poker_state, serve  # noqa: E402
+
+from controller.app.table import RunningTable  # noqa: E402
+
+SIZES = ((800, 480), (1920, 1080))
+# boxes 1-4: T K = 20; A 6 = soft 17; 9 2 = 11; 5 5 = 10; the dealer shows an ace
+ROUND = cards("Ts As 9h 5d Ac Kd 6c 2h 5c")
+
+
+def shoot(browser: Browser, url: str, name: str, out: Path, wait: str) -> None:
+    for width, height in SIZES:
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        page.goto(url)
+        expect(page.locator("body")).to_have_attribute("data-conn", "live")
+        expect(page.locator(wait).first).to_be_visible()
+        page.screenshot(path=str(out / f"{name}-{width}x{height}.png"))
+        context.close()
+
+
+def blackjack(browser: Browser, out: Path, folder: Path) -> None:
+    table = RunningTable(table_config(folder / "bj.sqlite"), simulate=True, seed=3).start()
+    try:
+        hands = Hands(table)
+        hands.stack(ROUND)
+        hands.press("next")
+        for box in (1, 2, 3, 4):
+            hands.wager(box)
+        hands.press("no_more_bets")
+        for _ in ROUND:
+            hands.draw()
+        hands.insurance(1)
+        hands.press("next")  # insurance closed
+        hands.press("next")  # box 1 stands on 20: box 2 acts on soft 17
+        assert table.server is not None
+        shoot(browser, table.server.url + "/", "blackjack", out, ".box.acting")
+        shoot(browser, table.server.url + "/surveillance", "surveillance", out, ".box.acting")
+        hands.press("void_hand")  # the dealer asks to void the hand: HOLD, rule 9.6
+        shoot(browser, table.server.url + "/", "blackjack-hold", out, "#hold")
+    finally:
+        table.stop()
+
+
+def poker(browser: Browser, out: Path) -> None:
+    server = serve(poker_state(poker_first_round()))
+    try:
+        shoot(browser, server.url + "/", "poker", out, ".seat.acting")
+    finally:
+        server.close()
+
+
+def main() -> int:
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE.parents[1] / "docs" / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p, tempfile.TemporaryDirectory(prefix="h7-shots-") as tmp:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        blackjack(browser, out, Path(tmp))
+        poker(browser, out)
+        browser.close()
+    print(f"screenshots in {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,103 @@
+"""The poker view, the read-only surveillance view, the page's own assets only, and the
+layout at the Pi touch display's 800x480 and at 1920x1080."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from urllib.parse import urlsplit
+
+import pytest
+from browser_support import Hands
+from playwright.sync_api import Browser, Page, expect
+from scenes import poker_first_round, poker_state, serve
+
+from controller.app.table import RunningTable
+from controller.app.web import StatusServer
+
+
+@pytest.fixture
+def poker_server() -> Iterator[StatusServer]:
+    server = serve(poker_state(poker_first_round()))
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def test_11_5_poker_view_shows_whose_action_the_call_and_the_raise_bounds(
+    page: Page, poker_server: StatusServer
+) -> None:
+    page.goto(poker_server.url + "/")
+    expect(page.locator("#next-text")).to_have_text(
+        "Seat 1 to act (11.2(c)): CALL $10 · RAISE $2 to $10 (11.5) · FOLD"
+    )
+    expect(page.locator('.seat[data-seat="1"] .tag').first).to_have_text("BUTTON")
+    expect(page.locator('.seat[data-seat="2"]')).to_contain_text("BLIND 1")
+    expect(page.locator('.seat[data-seat="3"]')).to_contain_text("BLIND 2")
+    expect(page.locator('.seat[data-seat="1"]')).to_contain_text("TO ACT")
+    expect(page.locator('.seat[data-seat="6"]')).to_contain_text("ALL IN")
+    expect(page.locator('[data-pot="0"]')).to_have_text("Main pot $4: seats 2, 3, 5, 6")
+    expect(page.locator('[data-pot="1"]')).to_contain_text("Side pot 1 $3: seats 3, 5, 6")
+    expect(page.locator('[data-pot="3"]')).to_contain_text("Uncalled (seat 5) $2")
+    expect(page.locator('#buttons button[data-button="call"]')).to_have_text("CALL $10")
+    expect(page.locator("#raise-by")).to_have_attribute("max", "10")
+
+
+def test_surveillance_view_is_read_only(page: Page, poker_server: StatusServer) -> None:
+    page.goto(poker_server.url + "/surveillance")
+    expect(page.locator(".seat")).to_have_count(5)
+    expect(page.locator("text=SURVEILLANCE: READ ONLY")).to_be_visible()
+    expect(page.locator("#console")).to_have_count(0)
+    expect(page.locator("button")).to_have_count(0)
+    expect(page.locator("#sup-dialog")).to_have_count(0)
+
+
+def test_the_page_loads_nothing_but_the_controllers_own_assets(
+    page: Page, table: RunningTable, hands: Hands
+) -> None:
+    assert table.server is not None
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    response = page.goto(table.server.url + "/")
+    assert response is not None
+    assert "default-src 'self'" in response.headers["content-security-policy"]
+    expect(page.locator("body")).to_have_attribute("data-conn", "live")
+    hands.press("next")
+    expect(page.locator("body")).to_have_attribute("data-state", "betting")
+    origin = urlsplit(table.server.url).netloc
+    assert requested and all(urlsplit(url).netloc == origin for url in requested), requested
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_the_page_fits_the_screen_with_large_type(
+    browser: Browser, table: RunningTable, hands: Hands, size: tuple[int, int]
+) -> None:
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        assert table.server is not None
+        page.goto(table.server.url + "/")
+        hands.press("next")
+        for box in (1, 2, 3, 4, 5):
+            hands.wager(box)
+        hands.press("no_more_bets")
+        for _ in range(11):  # five boxes' two cards each and the dealer's first
+            hands.draw()
+        expect(page.locator("#view .card")).to_have_count(11)
+        clipped = page.evaluate(
+            """() => { const m = document.querySelector("main");
+                       return [document.documentElement.scrollWidth - innerWidth,
+                               m.scrollHeight - m.clientHeight]; }"""
+        )
+        assert clipped == [0, 0], clipped  # nothing cut off at the side or the bottom
+        for button in page.locator("#buttons button").all():  # every console button on screen
+            rect = button.bounding_box()
+            assert rect is not None and rect["y"] + rect["height"] <= height
+            assert rect["height"] >= 44  # a finger's width (WCAG 2.5.5)
+        next_px = page.evaluate(
+            "() => parseFloat(getComputedStyle(document.getElementById('next-text')).fontSize)"
+        )
+        assert next_px >= (18 if height < 600 else 36)
+    finally:
+        context.close()
