@@ -1,0 +1,385 @@
+"""`tablectl pit --broker URL [--port P]`: the floor view, every table seen on the broker.
+
+A pit supervisor watches many tables (issue 8). This subscribes to the tables' ``state``,
+``status``, ``alarm`` and ``event`` topics (docs/mqtt.md; never ``restricted``: the floor
+view needs no player's cards) and serves one web page (aiohttp, the same stack as the table's
+status display; its files in ``pit_static/``, nothing from the internet) that shows, per
+table: the game, its state, the round count, holds (with the rule they cite) and recent
+alarms, online or offline, and the age of its last event.
+
+Online/offline comes from the retained ``status`` topic, which the broker itself sets to
+``offline`` (the table's MQTT Last Will) when a table dies or its network drops, within
+1.5 keepalive periods. A table still online that has said nothing for ``--quiet-after``
+seconds is shown as quiet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from aiohttp import web
+
+from controller.app.config import PitConfig
+from controller.app.pit import make_client
+from controller.errors import TableError
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).parent / "pit_static"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--broker", required=True, help="mqtt://host[:port] or mqtts://...")
+    parser.add_argument("--port", type=int, default=8090, help="web port (default 8090)")
+    parser.add_argument("--host", default="127.0.0.1", help="web address (default localhost)")
+    parser.add_argument("--prefix", default="casino", help="topic prefix (default casino)")
+    parser.add_argument("--username", default="", help="broker user (the pit's, read-only)")
+    parser.add_argument(
+        "--password-env",
+        default="TABLECTL_PIT_PASSWORD",
+        help="environment variable holding the broker password",
+    )
+    parser.add_argument("--ca-file", default="", help="CA certificate for mqtts://")
+    parser.add_argument("--quiet-after", type=float, default=60.0, metavar="SECONDS")
+
+
+@dataclass
+class TableSeen:
+    """What the floor knows of one table, from its topics."""
+
+    site: str
+    table: str
+    game: str = ""
+    status: str = "unknown"
+    reason: str = ""
+    state: str = ""
+    round: int | None = None
+    next_action: str = ""
+    hold: str = ""
+    simulated: bool = False
+    journal_seq: int = 0
+    last_seq: int = 0
+    last_kind: str = ""
+    last_heard: float | None = None  # monotonic, when the pit last heard from it
+    last_event: float | None = None  # monotonic, when its last journal event arrived
+    alarms: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=5))
+
+    def as_dict(self, now: float, quiet_after: float) -> dict[str, Any]:
+        quiet = (
+            self.status == "online"
+            and self.last_heard is not None
+            and now - self.last_heard > quiet_after
+        )
+        return {
+            "site": self.site,
+            "table": self.table,
+            "game": self.game,
+            "status": self.status,
+            "reason": self.reason,
+            "quiet": quiet,
+            "state": self.state,
+            "round": self.round,
+            "next_action": self.next_action,
+            "hold": self.hold,
+            "simulated": self.simulated,
+            "journal_seq": max(self.journal_seq, self.last_seq),
+            "last_kind": self.last_kind,
+            "last_event_age": None if self.last_event is None else round(now - self.last_event, 1),
+            "alarms": list(self.alarms),
+        }
+
+
+def _hold_text(view: dict[str, Any]) -> str:
+    """The hold a table is under and the rule it cites (blackjack: a tuple of violations;
+    poker: one dict), or ''."""
+    hold = view.get("hold")
+    items = hold if isinstance(hold, list) else [hold] if isinstance(hold, dict) else []
+    texts = []
+    for item in items:
+        if isinstance(item, dict):
+            rule, message = item.get("rule", ""), item.get("message", "")
+            texts.append(f"rule {rule}: {message}" if rule else str(message))
+    if not texts and view.get("state") == "hold":
+        texts.append("on hold")
+    return "; ".join(texts)
+
+
+class Floor:
+    """The tables seen on the broker; thread-safe (paho's thread writes, the web reads)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.tables: dict[tuple[str, str], TableSeen] = {}
+        self.version = 0
+        self.changed = threading.Condition()
+        self.listeners: list[Callable[[], None]] = []
+
+    def take(self, topic: str, payload: bytes) -> None:
+        """One MQTT message: ``<prefix>/<site>/table/<id>/<kind>``."""
+        parts = topic.split("/")
+        if len(parts) < 5 or parts[-3] != "table":
+            return
+        site, table_id, kind = parts[-4], parts[-2], parts[-1]
+        if not payload:
+            return  # a cleared retained message
+        try:
+            body = json.loads(payload)
+        except ValueError:
+            log.warning("not JSON on %s", topic)
+            return
+        if not isinstance(body, dict) or body.get("v") != 1:
+            log.warning("unknown payload version on %s", topic)
+            return
+        now = self.clock()
+        with self.changed:
+            seen = self.tables.setdefault((site, table_id), TableSeen(site, table_id))
+            if kind == "status":
+                seen.status = str(body.get("status", "unknown"))
+                seen.reason = str(body.get("reason", ""))
+                seen.game = str(body.get("game", seen.game))
+            elif kind == "state":
+                self._state(seen, body.get("state", {}))
+            elif kind == "alarm":
+                seen.alarms.appendleft(
+                    {
+                        "seq": body.get("seq"),
+                        "severity": body.get("severity"),
+                        "kind": body.get("kind"),
+                        "rule": (body.get("payload") or {}).get("rule", ""),
+                        "message": (body.get("payload") or {}).get("message")
+                        or (body.get("payload") or {}).get("reason", ""),
+                        "wall": body.get("wall"),
+                    }
+                )
+            elif kind == "event":
+                seq = body.get("seq")
+                if isinstance(seq, int) and seq > seen.last_seq:
+                    seen.last_seq, seen.last_kind = seq, str(body.get("kind", ""))
+                    seen.last_event = now
+            else:
+                return
+            if kind != "status" or seen.status == "online":
+                seen.last_heard = now
+            self.version += 1
+            self.changed.notify_all()
+            listeners = list(self.listeners)
+        for listener in listeners:
+            listener()
+
+    @staticmethod
+    def _state(seen: TableSeen, state: dict[str, Any]) -> None:
+        view = state.get("view") or {}
+        seen.game = str(state.get("game", seen.game))
+        seen.round = state.get("round")
+        seen.journal_seq = int(state.get("journal_seq") or 0)
+        seen.simulated = bool(state.get("simulated"))
+        seen.state = str(view.get("state", ""))
+        seen.next_action = str(view.get("next_action", ""))
+        seen.hold = _hold_text(view)
+
+    def snapshot(self, quiet_after: float = 60.0) -> list[dict[str, Any]]:
+        now = self.clock()
+        with self.changed:
+            return [self.tables[key].as_dict(now, quiet_after) for key in sorted(self.tables)]
+
+    def wait_for(self, check: Callable[[list[dict[str, Any]]], bool], timeout: float) -> bool:
+        """Wait until ``check(snapshot)`` holds (tests); re-checked on every message."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while not check(self.snapshot()):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self.changed.wait(min(left, 0.5))
+            return True
+
+
+class PitView:
+    """The floor view: an MQTT subscriber and a web server, each on its own thread."""
+
+    def __init__(
+        self,
+        broker: str,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8090,
+        prefix: str = "casino",
+        username: str = "",
+        password: str = "",
+        ca_file: str = "",
+        quiet_after: float = 60.0,
+    ) -> None:
+        self.floor = Floor()
+        self.host, self.port, self.prefix = host, port, prefix
+        self.quiet_after = quiet_after
+        pit = PitConfig(
+            broker=broker, prefix=prefix, username=username, password=password, ca_file=ca_file
+        )
+        self.client, self.broker_host, self.broker_port = make_client(
+            pit, f"tablectl-pit-{os.getpid()}-{id(self):x}"
+        )
+        self.client.on_connect = self._on_connect
+        self.client.on_message = lambda client, userdata, msg: self.floor.take(
+            msg.topic, bytes(msg.payload)
+        )
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._changed: asyncio.Event | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self.floor.listeners.append(self._wake)
+
+    # --- MQTT ---------------------------------------------------------------------------
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if reason.is_failure:
+            log.error("the broker refused the pit view: %s", reason)
+            return
+        topics = [
+            f"{self.prefix}/+/table/+/{kind}" for kind in ("status", "state", "alarm", "event")
+        ]
+        client.subscribe([(topic, 1) for topic in topics])
+
+    # --- life cycle ---------------------------------------------------------------------
+
+    def start(self) -> PitView:
+        self._thread = threading.Thread(target=self._serve, name="pit-view", daemon=True)
+        self._thread.start()
+        self._ready.wait(timeout=10)
+        if self._error is not None:
+            raise OSError(f"cannot serve the pit view on {self.host}:{self.port}: {self._error}")
+        self.client.connect_async(self.broker_host, self.broker_port, keepalive=30)
+        self.client.loop_start()
+        return self
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None:
+            loop.call_soon_threadsafe(stop.set)
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+            self._thread = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def _wake(self) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._set_changed)
+
+    def _set_changed(self) -> None:
+        """Wake every page's stream (each waits on the event of its moment)."""
+        if self._changed is not None:
+            self._changed.set()
+            self._changed = asyncio.Event()
+
+    # --- web ----------------------------------------------------------------------------
+
+    def _serve(self) -> None:
+        try:
+            asyncio.run(self._main())
+        except BaseException as exc:  # reported to start()
+            self._error = exc
+            self._ready.set()
+
+    async def _main(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._stop = asyncio.Event()
+        self._changed = asyncio.Event()
+        app = web.Application()
+        app.add_routes(
+            [
+                web.get("/", self._index),
+                web.get("/api/tables", self._tables),
+                web.get("/api/events", self._events),
+                web.static("/static", STATIC),
+            ]
+        )
+        runner = web.AppRunner(app, handle_signals=False)
+        await runner.setup()
+        site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
+        await site.start()
+        if self.port == 0:
+            self.port = runner.addresses[0][1]
+        self._ready.set()
+        await self._stop.wait()
+        await runner.cleanup()
+
+    def _body(self) -> str:
+        return json.dumps({"tables": self.floor.snapshot(self.quiet_after)})
+
+    async def _index(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "index.html")
+
+    async def _tables(self, request: web.Request) -> web.Response:
+        return web.Response(text=self._body(), content_type="application/json")
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        """Server-Sent Events: the floor at once, then at most 4 times a second on change,
+        and every second anyway (the ages move)."""
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+        )
+        await response.prepare(request)
+        stop = self._stop
+        try:
+            while stop is not None and self._changed is not None and not stop.is_set():
+                changed = self._changed
+                await response.write(f"event: floor\ndata: {self._body()}\n\n".encode())
+                try:
+                    await asyncio.wait_for(changed.wait(), timeout=1.0)
+                except TimeoutError:
+                    continue
+                await asyncio.sleep(0.25)  # coalesce a burst of messages into one update
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        return response
+
+
+def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
+    try:
+        view = PitView(
+            args.broker,
+            host=args.host,
+            port=args.port,
+            prefix=args.prefix,
+            username=args.username,
+            password=os.environ.get(args.password_env, ""),
+            ca_file=args.ca_file,
+            quiet_after=args.quiet_after,
+        ).start()
+    except (TableError, OSError) as exc:
+        log.error("tablectl pit: %s", exc)
+        return 2
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    print(
+        f"pit floor view: {view.url}  (broker {args.broker}; Ctrl-C to stop)", file=out, flush=True
+    )
+    try:
+        while not stop.wait(1.0):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        view.close()
+    return 0

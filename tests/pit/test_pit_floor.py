@@ -1,0 +1,149 @@
+"""The floor view (`tablectl pit`): ten simulated tables on one broker, one killed (issue 8);
+and the view's reading of the topics."""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pit_helpers import Broker, DemoTable, write_config
+
+from controller.app.pit_view import Floor, PitView
+
+KEEPALIVE = 3
+
+
+def fetch(url: str) -> tuple[str, str]:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return response.headers.get("Content-Type", ""), response.read().decode()
+
+
+def by_table(tables: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {t["table"]: t for t in tables}
+
+
+def test_ten_tables_on_one_broker_and_one_killed_is_offline_within_its_keepalive(
+    tmp_path: Path, broker: Broker
+) -> None:
+    names = [f"bj-{n:02d}" for n in range(1, 11)]
+    view = PitView(broker.url, port=0).start()
+    tables: list[DemoTable] = []
+    try:
+        for name in names:
+            config = write_config(tmp_path, "blackjack", name, broker.url, keepalive=KEEPALIVE)
+            tables.append(DemoTable(config, tmp_path / f"{name}.sqlite", pace=0.3))
+
+        def all_playing(floor: list[dict[str, Any]]) -> bool:
+            seen = by_table(floor)
+            return all(
+                n in seen
+                and seen[n]["status"] == "online"
+                and seen[n]["round"] is not None
+                and seen[n]["last_event_age"] is not None
+                for n in names
+            )
+
+        assert view.floor.wait_for(all_playing, timeout=90), view.floor.snapshot()
+        _, body = fetch(f"{view.url}/api/tables")
+        shown = by_table(json.loads(body)["tables"])
+        assert sorted(shown) == names
+        assert {t["game"] for t in shown.values()} == {"blackjack"}
+        assert all(t["simulated"] for t in shown.values())
+
+        victim = tables[3]
+        killed_at = time.monotonic()
+        victim.kill()
+        assert view.floor.wait_for(
+            lambda floor: by_table(floor)["bj-04"]["status"] == "offline",
+            timeout=1.5 * KEEPALIVE + 5,
+        )
+        assert time.monotonic() - killed_at <= 1.5 * KEEPALIVE + 1  # the MQTT Last Will
+        floor = by_table(view.floor.snapshot())
+        assert floor["bj-04"]["reason"] == "connection lost"
+        assert [n for n in names if floor[n]["status"] != "online"] == ["bj-04"]
+    finally:
+        for table in tables:
+            if table.proc.poll() is None:
+                table.proc.send_signal(signal.SIGTERM)
+        for table in tables:
+            table.stop()
+        view.close()
+
+
+def test_the_page_and_its_files_are_served_without_the_internet(broker: Broker) -> None:
+    view = PitView(broker.url, port=0).start()
+    try:
+        kind, page = fetch(view.url + "/")
+        assert kind.startswith("text/html") and "/static/pit.js" in page
+        _, script = fetch(view.url + "/static/pit.js")
+        assert "EventSource" in script
+        for text in (page, script):
+            assert "http://" not in text and "https://" not in text
+        kind, body = fetch(view.url + "/api/tables")
+        assert kind.startswith("application/json") and json.loads(body) == {"tables": []}
+    finally:
+        view.close()
+
+
+def _message(leaf: str, /, **body: Any) -> tuple[str, bytes]:
+    return f"casino/dunedin/table/bj-01/{leaf}", json.dumps({"v": 1, **body}).encode()
+
+
+def test_the_floor_shows_holds_with_their_rule_alarms_and_event_age() -> None:
+    now = [100.0]
+    floor = Floor(clock=lambda: now[0])
+    take: Callable[[tuple[str, bytes]], None] = lambda m: floor.take(*m)  # noqa: E731
+    take(_message("status", status="online", reason="connected", game="blackjack"))
+    view = {
+        "state": "hold",
+        "next_action": "HOLD: a supervisor must clear the table",
+        "hold": [{"rule": "9.3", "message": "a card before insurance closed"}],
+    }
+    take(
+        _message(
+            "state",
+            state={
+                "game": "blackjack",
+                "round": 7,
+                "journal_seq": 40,
+                "simulated": False,
+                "view": view,
+            },
+        )
+    )
+    take(_message("event", seq=41, kind="Violation", payload={}))
+    take(
+        _message(
+            "alarm",
+            seq=41,
+            kind="Violation",
+            severity="hold",
+            payload={"rule": "9.3", "message": "a card before insurance closed"},
+        )
+    )
+    now[0] = 112.5
+    (table,) = floor.snapshot()
+    assert table["site"] == "dunedin" and table["round"] == 7
+    assert table["hold"] == "rule 9.3: a card before insurance closed"
+    assert table["alarms"][0]["rule"] == "9.3"
+    assert table["last_event_age"] == 12.5 and table["journal_seq"] == 41
+    take(_message("status", status="offline", reason="connection lost", game="blackjack"))
+    assert floor.snapshot()[0]["status"] == "offline"
+    now[0] = 1000.0
+    take(_message("status", status="online", reason="connected", game="blackjack"))
+    now[0] = 1100.0
+    assert floor.snapshot(quiet_after=60)[0]["quiet"] is True
+
+
+def test_the_floor_ignores_other_versions_and_garbage() -> None:
+    floor = Floor()
+    floor.take("casino/s/table/t/state", b"not json")
+    floor.take("casino/s/table/t/state", json.dumps({"v": 2, "state": {}}).encode())
+    floor.take("casino/s/table/t/status", b"")  # a cleared retained message
+    floor.take("elsewhere", b"{}")
+    assert floor.snapshot() == []
