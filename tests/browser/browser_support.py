@@ -76,6 +76,12 @@ class Hands:
         self.sim.wager(box, on)
         self._settle(seen)
 
+    def chips(self, spot: str, on: bool = True) -> None:
+        """Chips on (or off) a named spot: ``box1.p2`` is a second person on box 1."""
+        seen = self.table.loop.processed
+        self.sim._chips(spot, on)
+        self._settle(seen)
+
     def insurance(self, box: int, on: bool = True) -> None:
         seen = self.table.loop.processed
         self.sim.insurance(box, on)

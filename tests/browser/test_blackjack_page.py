@@ -12,8 +12,8 @@ from playwright.sync_api import Page, expect
 from controller.app.table import RunningTable
 from controller.journal import Journal
 
-# box 1: T 7 = 17; box 2: 9 8 = 17; the dealer: A then 5 (soft 16) then draws
-INSURANCE_ROUND = cards("Ts 9h Ad 7c 8d 5s")
+# box 1: T 7 = 17; box 2: 9 T = 19; the dealer: A, then 5 (soft 16), then 2 (soft 18)
+INSURANCE_ROUND = cards("Ts 9h Ad 7c Td 5s 2c")
 
 
 def open_page(page: Page, table: RunningTable, path: str = "/") -> None:
@@ -55,6 +55,10 @@ def test_a_round_appears_card_by_card(page: Page, table: RunningTable, hands: Ha
     hands.press("next")  # box 2 stands
     hands.draw()  # the dealer's second card: soft 16, shown as such
     expect(page.locator(".dealer .total")).to_have_text("SOFT 16")
+    hands.draw()  # soft 18: the dealer stands; 4.1 settles: 17 loses, 19 wins
+    expect(page.locator("#next-text")).to_contain_text("Pay and collect as shown (rule 4.1)")
+    expect(page.locator('.box[data-box="1"] .collect')).to_have_text("TAKE $2")
+    expect(page.locator('.box[data-box="2"] .owed')).to_have_text("PAY $4")
 
 
 def test_9_5_losing_insurance_collection_shows_the_boxes_and_clears_with_the_sensors(
@@ -142,6 +146,25 @@ def test_console_buttons_light_from_the_machine(
     expect(no_more_bets).to_have_attribute("data-lit", "false")  # no wager yet
     hands.wager(1)
     expect(no_more_bets).to_have_attribute("data-lit", "true")  # can_no_more_bets
+    hands.chips("box1.p2")  # a second person wagers on box 1: each wager is shown
+    expect(page.locator('.box[data-box="1"] .money')).to_have_text("p1 $2 · p2 $2")
     no_more_bets.click()  # the touch console's twin of the button
     expect(page.locator("body")).to_have_attribute("data-state", "no_more_bets")
     expect(no_more_bets).to_have_attribute("data-lit", "false")
+
+
+def test_9_6_void_hand_from_the_console_needs_the_supervisor_pin(
+    page: Page, table: RunningTable, hands: Hands
+) -> None:
+    open_page(page, table)
+    deal_to_insurance(hands)
+    page.locator('#buttons button[data-button="void_hand"]').click()  # the dealer asks
+    expect(page.locator("#hold-text")).to_contain_text("rule 9.6")
+    supervise(page, PIN, decision="void_hand")
+    expect(page.locator("#hold")).to_be_hidden()
+    expect(page.locator("body")).not_to_have_attribute("data-state", "hold")
+    with Journal(table.config.journal_path) as journal:
+        rows = [r for r in journal.entries() if r.kind == "SupervisorAction"]
+    assert [(r.actor, r.payload["decision"]) for r in rows] == [
+        ("Pit boss Aroha (badge 1142)", "void_hand")
+    ]
