@@ -11,7 +11,7 @@ from typing import Any
 from controller.app.config import load_config
 from controller.app.games import PokerGame
 from controller.app.web import StatusServer
-from controller.cards import DECK
+from controller.cards import DECK, Card
 from controller.ports import ButtonPressed, CardDrawn, ConsoleAction, ConsoleButton
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -63,3 +63,26 @@ def serve(state: dict[str, Any]) -> StatusServer:
     server = StatusServer(queue.Queue(), port=0).start()
     server.publish(state)
     return server
+
+
+def poker_showdown() -> PokerGame:
+    """Three seats; the small blind folds; seats 1 and 3 tie with A K Q J 9 high: the pot
+    of 5 splits 3 / 2, the odd chip to seat 1's ace of hearts over the ace of diamonds
+    (11.4(d): spades > hearts > diamonds > clubs)."""
+    game = poker_game()
+    for seat in (1, 2, 3):
+        console(game, "sit", seat=seat, stack=100)
+    game.handle(ButtonPressed(source="console", button=ConsoleButton.NEXT))
+    held = {1: "Ah Kd Qc Jh 9s", 2: "2c 3d 4h 6s 8c", 3: "Ad Kh Qh Jc 9d"}
+    dealt = {seat: [Card.parse(c) for c in text.split()] for seat, text in held.items()}
+    for index in range(5):
+        for seat in game.table.in_hand:
+            game.handle(CardDrawn(source="shoe", card=dealt[seat][index]))
+    console(game, "call", seat=1)
+    console(game, "fold", seat=2)
+    console(game, "check", seat=3)
+    for seat in (3, 1):
+        console(game, "discard", seat=seat, count=0)  # both stand pat
+    for seat in (1, 3):
+        console(game, "check", seat=seat)
+    return game

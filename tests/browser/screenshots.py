@@ -18,7 +18,7 @@ sys.path[:0] = [str(HERE), str(HERE.parents[1])]
 
 from browser_support import CHROMIUM, LAUNCH_ARGS, Hands, cards, table_config  # noqa: E402
 from playwright.sync_api import Browser, expect, sync_playwright  # noqa: E402
-from scenes import poker_first_round, poker_state, serve  # noqa: E402
+from scenes import poker_first_round, poker_showdown, poker_state, serve  # noqa: E402
 
 from controller.app.table import RunningTable  # noqa: E402
 
@@ -65,6 +65,11 @@ def poker(browser: Browser, out: Path) -> None:
     server = serve(poker_state(poker_first_round()))
     try:
         shoot(browser, server.url + "/", "poker", out, ".seat.acting")
+    finally:
+        server.close()
+    server = serve(poker_state(poker_showdown()))
+    try:
+        shoot(browser, server.url + "/", "poker-showdown", out, ".panel")
     finally:
         server.close()
 

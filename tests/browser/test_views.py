@@ -9,10 +9,11 @@ from urllib.parse import urlsplit
 import pytest
 from browser_support import Hands
 from playwright.sync_api import Browser, Page, expect
-from scenes import poker_first_round, poker_state, serve
+from scenes import poker_first_round, poker_showdown, poker_state, serve
 
 from controller.app.table import RunningTable
 from controller.app.web import StatusServer
+from controller.ports import ConsoleAction
 
 
 @pytest.fixture
@@ -101,3 +102,35 @@ def test_the_page_fits_the_screen_with_large_type(
         assert next_px >= (18 if height < 600 else 36)
     finally:
         context.close()
+
+
+def test_11_4_showdown_order_and_the_odd_chip_by_suit(page: Page) -> None:
+    server = serve(poker_state(poker_showdown()))
+    try:
+        page.goto(server.url + "/")
+        expect(page.locator("#next-text")).to_have_text(
+            "Showdown (11.4(c)): seats 1, 3 expose in that order; "
+            "award the pots as shown (11.4(d)), then NEXT"
+        )
+        awards = page.locator(".panel", has_text="POT AWARDS (11.4(d))")
+        expect(awards).to_contain_text(
+            "Main pot $5: seat 1 $3, seat 3 $2 (high card) · odd chip $1 to seat 1"
+        )
+        expect(page.locator(".panel", has_text="SHOWDOWN")).to_contain_text("Expose in order: 1, 3")
+    finally:
+        server.close()
+
+
+def test_the_poker_console_sends_the_rules_api_calls(
+    page: Page, poker_server: StatusServer
+) -> None:
+    page.goto(poker_server.url + "/")
+    page.locator('#buttons button[data-button="call"]').click()
+    assert poker_server.events.get(timeout=5) == ConsoleAction(
+        source="console", action="call", args={"seat": 1}, actor="touch console"
+    )
+    page.locator("#raise-by").fill("6")
+    page.locator('#buttons button[data-button="raise"]').click()
+    assert poker_server.events.get(timeout=5) == ConsoleAction(
+        source="console", action="raise_", args={"seat": 1, "amount": 6}, actor="touch console"
+    )

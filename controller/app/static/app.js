@@ -248,7 +248,13 @@
         `Seat ${d.drawer}: how many cards to draw? (11.3)`;
     }
     if (view.state === "dealing") return "Deal five cards one at a time, clockwise from left of the button (11.3(a))";
-    if (view.showdown) return `Showdown (11.4(c)): seat${view.showdown.must_expose.length > 1 ? "s" : ""} ${seatList(view.showdown.must_expose)} expose in that order`;
+    if (view.showdown && view.state !== "waiting") {
+      const sd = view.showdown;
+      const who = `seat${sd.must_expose.length > 1 ? "s" : ""} ${seatList(sd.must_expose)}`;
+      const pay = view.settlement ? "; award the pots as shown (11.4(d)), then NEXT" : "";
+      return `Showdown (11.4(c)): ${who} expose in that order${pay}`;
+    }
+    if (view.settlement && view.settlement.void) return "Hand void: return the chips as shown, then NEXT";
     if (view.state === "waiting" || view.state === "complete") return "Press NEXT to start the hand";
     return String(view.state || "").replace(/_/g, " ");
   }
@@ -317,7 +323,7 @@
     if (sd) {
       html += `<div class="panel"><h3>SHOWDOWN (11.4(c))</h3><p>Called: seat ${sd.called}. ` +
         `Expose in order: ${seatList(sd.must_expose)}. May muck: ${seatList(sd.may_muck)}.</p>` +
-        `<p>Winner${sd.winners.length > 1 ? "s" : ""}: seat ${seatList(sd.winners)} with ${esc(sd.winning_hand)}</p></div>`;
+        `<p>${sd.winners.length > 1 ? "Winners: seats" : "Winner: seat"} ${seatList(sd.winners)} with ${esc(sd.winning_hand)}</p></div>`;
     }
     const st = view.settlement;
     if (st) {
