@@ -166,8 +166,9 @@ class SupervisorGate:
         with self._lock:
             until = self._locked_until
             left = 0.0 if until is None else max(0.0, until - self.clock())
+            expired = until is not None and left == 0.0  # the count restarts at the next try
             return {
                 "configured": self.config is not None,
-                "failures": self.failures,
+                "failures": 0 if expired else self.failures,
                 "locked_for": round(left, 1),
             }

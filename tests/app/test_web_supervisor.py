@@ -80,6 +80,7 @@ def test_locked_out_after_5_wrong_pins_for_the_configured_time() -> None:
     assert not locked.accepted and "locked out" in locked.error
     assert g.status()["locked_for"] == 1.0
     clock.now += 1
+    assert g.status() == {"configured": True, "failures": 0, "locked_for": 0.0}
     assert g.attempt(PIN).accepted
     assert g.status() == {"configured": True, "failures": 0, "locked_for": 0.0}
 
