@@ -34,7 +34,7 @@
       '<path d="M50 92C20 68 4 48 4 30 4 14 16 4 30 4c9 0 16 5 20 14C54 9 61 4 70 4c14 0 26 10 26 26 0 18-16 38-46 62z"/>'],
     d: ["diamonds", true, '<path d="M50 2l40 48-40 48-40-48z"/>'],
     c: ["clubs", false,
-      '<circle cx="50" cy="27" r="21"/><circle cx="26" cy="58" r="21"/><circle cx="74" cy="58" r="21"/>' +
+      '<circle cx="50" cy="27" r="21"/><circle cx="26" cy="58" r="21"/><circle cx="74" cy="58" r="21"/><circle cx="50" cy="50" r="12"/>' +
       '<path d="M45 50h10c1 20 6 34 16 46H29c10-12 15-26 16-46z"/>'],
   };
   const RANKS = { A: "ace", K: "king", Q: "queen", J: "jack", T: "10" };
