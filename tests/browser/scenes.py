@@ -86,3 +86,29 @@ def poker_showdown() -> PokerGame:
     for seat in (1, 3):
         console(game, "check", seat=seat)
     return game
+
+
+def poker_reshuffle() -> PokerGame:
+    """Eight seats, everybody calls, everybody draws four: the stub runs out while seat 4
+    is drawing, and 11.3(b) allows only seats 2 and 3's earlier discards to be reshuffled."""
+    game = poker_game()
+    for number in range(1, 9):
+        console(game, "sit", seat=number, stack=100)
+    game.handle(ButtonPressed(source="console", button=ConsoleButton.NEXT))
+    table = game.table
+    deck = iter(DECK)
+    for _ in range(40):
+        game.handle(CardDrawn(source="shoe", card=next(deck)))
+    while table.state == "first_round" and table.betting is not None:
+        acting = table.betting.to_act
+        if acting is None:
+            break
+        console(game, "call" if table.betting.to_call(acting) else "check", seat=acting)
+    while table.draw is not None and table.draw.reshuffle is None:
+        drawer = table.draw.drawer
+        if drawer is None:
+            break
+        console(game, "discard", seat=drawer, count=4)
+        while table.draw.drawer == drawer and table.draw.reshuffle is None:
+            game.handle(CardDrawn(source="shoe", card=next(deck)))  # the burn, then four
+    return game

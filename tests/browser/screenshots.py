@@ -18,7 +18,13 @@ sys.path[:0] = [str(HERE), str(HERE.parents[1])]
 
 from browser_support import CHROMIUM, LAUNCH_ARGS, Hands, cards, table_config  # noqa: E402
 from playwright.sync_api import Browser, expect, sync_playwright  # noqa: E402
-from scenes import poker_first_round, poker_showdown, poker_state, serve  # noqa: E402
+from scenes import (  # noqa: E402
+    poker_first_round,
+    poker_reshuffle,
+    poker_showdown,
+    poker_state,
+    serve,
+)
 
 from controller.app.table import RunningTable  # noqa: E402
 
@@ -67,11 +73,12 @@ def poker(browser: Browser, out: Path) -> None:
         shoot(browser, server.url + "/", "poker", out, ".seat.acting")
     finally:
         server.close()
-    server = serve(poker_state(poker_showdown()))
-    try:
-        shoot(browser, server.url + "/", "poker-showdown", out, ".panel")
-    finally:
-        server.close()
+    for name, game in (("poker-showdown", poker_showdown()), ("poker-draw", poker_reshuffle())):
+        server = serve(poker_state(game))
+        try:
+            shoot(browser, server.url + "/", name, out, ".panel")
+        finally:
+            server.close()
 
 
 def main() -> int:

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 import pytest
 from browser_support import Hands
 from playwright.sync_api import Browser, Page, expect
-from scenes import poker_first_round, poker_showdown, poker_state, serve
+from scenes import poker_first_round, poker_reshuffle, poker_showdown, poker_state, serve
 
 from controller.app.table import RunningTable
 from controller.app.web import StatusServer
@@ -134,3 +134,22 @@ def test_the_poker_console_sends_the_rules_api_calls(
     assert poker_server.events.get(timeout=5) == ConsoleAction(
         source="console", action="raise_", args={"seat": 1, "amount": 6}, actor="touch console"
     )
+
+
+def test_11_3_b_the_reshuffle_names_only_the_earlier_discards(page: Page) -> None:
+    server = serve(poker_state(poker_reshuffle()))
+    try:
+        page.goto(server.url + "/")
+        expect(page.locator("#next-text")).to_have_text(
+            "Stub out (11.3(b)): shuffle ONLY the discards of seats 2, 3, cut, "
+            "then deal seat 4 1 more"
+        )
+        draw = page.locator(".panel", has_text="THE DRAW (11.3)")
+        expect(draw).to_contain_text("Seat 4 drawing: 1 card · stub 0 cards")
+        expect(draw).to_contain_text(
+            "RESHUFFLE (11.3(b)): only the earlier discards of seats 2 (4), 3 (4); "
+            "NOT seats 4, 5, 6, 7, 8, 1"
+        )
+        expect(page.locator('.seat[data-seat="4"] .tag').last).to_have_text("DRAWING")
+    finally:
+        server.close()

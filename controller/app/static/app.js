@@ -243,6 +243,11 @@
       return `Seat ${a.seat} to act (${a.rule}): ${call}${raise} · FOLD`;
     }
     const d = view.draw;
+    if (d && d.reshuffle && d.stub === 0) {
+      const owners = (d.reshuffle.owners || []).map(([seat]) => seat);
+      return `Stub out (11.3(b)): shuffle ONLY the discards of seats ${seatList(owners)}, cut, ` +
+        `then deal seat ${d.drawer} ${d.owed ?? ""} more`.trimEnd();
+    }
     if (d && d.drawer) {
       return d.owed ? `Deal seat ${d.drawer} ${d.owed} card${d.owed === 1 ? "" : "s"} (11.3)` :
         `Seat ${d.drawer}: how many cards to draw? (11.3)`;
