@@ -153,3 +153,27 @@ def test_11_3_b_the_reshuffle_names_only_the_earlier_discards(page: Page) -> Non
         expect(page.locator('.seat[data-seat="4"] .tag').last).to_have_text("DRAWING")
     finally:
         server.close()
+
+
+def test_eight_poker_seats_and_the_draw_fit_the_pi_display(browser: Browser) -> None:
+    server = serve(poker_state(poker_reshuffle()))
+    context = browser.new_context(viewport={"width": 800, "height": 480})
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/")
+        expect(page.locator(".seat")).to_have_count(8)
+        clipped = page.evaluate(
+            """() => { const m = document.querySelector("main");
+                       return [document.documentElement.scrollWidth - innerWidth,
+                               m.scrollHeight - m.clientHeight]; }"""
+        )
+        assert clipped == [0, 0], clipped
+        tops = {
+            round(box["y"])
+            for box in (s.bounding_box() for s in page.locator(".seat").all())
+            if box
+        }
+        assert len(tops) == 1  # one row of seats
+    finally:
+        context.close()
+        server.close()
