@@ -265,6 +265,8 @@ async def _headers(request: web.Request, response: web.StreamResponse) -> None:
     response.headers["Content-Security-Policy"] = CSP
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "no-referrer"
+    if request.path.startswith("/static/"):  # after an upgrade the kiosk must not run old JS
+        response.headers["Cache-Control"] = "no-cache"
 
 
 async def _json_body(request: web.Request) -> dict[str, Any]:
