@@ -180,7 +180,9 @@ def test_the_console_presses_buttons_but_not_the_supervisor_key(server: StatusSe
     assert server.events.empty()
 
 
-@pytest.mark.parametrize("path", ["/", "/surveillance", "/static/app.js", "/static/app.css"])
+@pytest.mark.parametrize(
+    "path", ["/", "/surveillance", "/static/app.js", "/static/faces.js", "/static/app.css"]
+)
 def test_pages_and_assets_are_served_with_a_self_only_policy(
     server: StatusServer, path: str
 ) -> None:
