@@ -71,7 +71,7 @@ class SerialDevice:
         heartbeat_interval: float = 1.0,
         heartbeat_timeout: float = 3.0,
         resend_interval: float = 0.2,
-        read_timeout: float = 0.02,
+        read_timeout: float = 0.1,
         backoff: tuple[float, float] = (0.02, 2.0),
     ) -> None:
         self.url = url

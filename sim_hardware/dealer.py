@@ -23,7 +23,10 @@ log = logging.getLogger(__name__)
 
 
 class TableHands(Protocol):
-    """What the scripted dealer can do at the table."""
+    """What the scripted dealer can do at the table. ``senses_layout``: chips put on or
+    taken off the layout are seen by sensors (else wagers are keyed on the console)."""
+
+    senses_layout: bool
 
     def draw(self) -> str: ...
     def shuffle(self) -> None: ...
@@ -119,8 +122,11 @@ class BlackjackDealer:
             self._insured.clear()
             self._insurance_offered = False
             return f"wagers on boxes {sorted(chosen)}"
-        if not self._wagered <= wagered:
-            return "wait for the wagers to show"
+        missing = self._wagered - wagered
+        if missing:  # not taken in (a restart lost them, or the sensor is slow): again
+            for box in sorted(missing):
+                self.hands.wager(box, True)
+            return f"wagers again on boxes {sorted(missing)}"
         self.hands.press("no_more_bets")
         self._played = True
         return "no more bets"
@@ -169,7 +175,7 @@ class BlackjackDealer:
         return "collect losing insurance (console)"
 
     def _settle(self) -> str:
-        if self._wagered or self._insured:
+        if (self._wagered or self._insured) and self.hands.senses_layout:
             for box in sorted(self._insured):
                 self.hands.insurance(box, False)
             for box in sorted(self._wagered):
@@ -177,5 +183,7 @@ class BlackjackDealer:
             self._wagered.clear()
             self._insured.clear()
             return "pay and collect"
+        self._wagered.clear()
+        self._insured.clear()
         self.hands.press("next")
         return "end of round"

@@ -50,6 +50,8 @@ class RemoteHands:
     """`sim_hardware.dealer.TableHands` over a console API and a local simulated shoe.
     Wagers are keyed in (``place_wager``); chips taken off the layout are not sensed."""
 
+    senses_layout = False
+
     def __init__(self, client: ConsoleClient, shoe: SimulatedShoe, stake: int = 2) -> None:
         self.client = client
         self.shoe = shoe

@@ -33,8 +33,12 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=("blackjack",), default="blackjack")
-    parser.add_argument("--config", type=Path, default=None,
-                        help="a table config to simulate (default: the game's example)")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        help="a table config to simulate (default: the game's example)",
+    )
     parser.add_argument(
         "--pace",
         type=float,
@@ -52,6 +56,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 class SimHands:
     """The scripted dealer's hands on the simulated devices of a running table."""
+
+    senses_layout = True
 
     def __init__(self, table: RunningTable) -> None:
         devices = table.devices

@@ -17,6 +17,7 @@ import dataclasses
 import logging
 import queue
 import threading
+import time
 from typing import Any, Protocol
 
 from controller.app.config import TableConfig
@@ -96,6 +97,9 @@ class RunningTable:
             "site": self.config.site,
             "simulated": self.simulate or False,
             "limits": {"minimum": self.config.minimum, "maximum": self.config.maximum},
+            # CLOCK_MONOTONIC (time.perf_counter on Linux): comparable across processes on
+            # one machine, for the latency benchmarks and the display's staleness check
+            "published_at": time.perf_counter(),
             **state,
         }
         self.state = state

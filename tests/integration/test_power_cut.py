@@ -11,14 +11,8 @@ twice, the chain verifies, and every settled round balances.
 from __future__ import annotations
 
 import random
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -27,96 +21,10 @@ from sim_hardware.dealer import BlackjackDealer
 from sim_hardware.link import PtyLink
 from sim_hardware.remote import ConsoleClient, RemoteHands
 from sim_hardware.shoe import SimulatedShoe
+from sim_hardware.testbed import ControllerProcess, free_port, settle, write_config
 
-ROOT = Path(__file__).resolve().parents[2]
 KILLS = 50
 SEED = 20261129
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def write_config(tmp: Path, shoe_path: str, port: int) -> Path:
-    text = (ROOT / "examples" / "blackjack-table.toml").read_text()
-    text = text.replace(
-        'url = "/dev/serial/by-id/usb-FTDI_FT232R_USB_UART_SHOE01-if00-port0"',
-        f'url = "{shoe_path}"',
-    )
-    text = text.replace('path = "/var/lib/tablectl/bj-01.sqlite"', f'path = "{tmp}/journal.sqlite"')
-    text = text.replace("port = 8080", f"port = {port}")
-    # no chip or insurance sensors reachable from outside: wagers are keyed on the console
-    text = text.replace("boxes = 5\n", "boxes = 5\ninsurance_sensors = false\n")
-    path = tmp / "table.toml"
-    path.write_text(text)
-    return path
-
-
-class Controller:
-    def __init__(self, config: Path, client: ConsoleClient) -> None:
-        self.config = config
-        self.client = client
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> dict[str, Any]:
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "controller.app.cli",
-                "run",
-                "--config",
-                str(self.config),
-                "--sim",
-                "gpio",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            state = self.client.state()
-            if state.get("view"):
-                return state
-            if self.process.poll() is not None:
-                raise AssertionError(self.process.stderr.read().decode())  # type: ignore[union-attr]
-            time.sleep(0.02)  # polling a starting process's port
-        raise AssertionError("the controller did not start within 30 s")
-
-    def kill(self) -> None:
-        if self.process is not None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(timeout=10)
-            if self.process.stderr is not None:
-                self.process.stderr.close()
-            self.process = None
-
-    def stop(self) -> int:
-        if self.process is None:
-            return 0
-        self.process.send_signal(signal.SIGTERM)
-        code = self.process.wait(timeout=30)
-        if self.process.stderr is not None:
-            self.process.stderr.close()
-        self.process = None
-        return code
-
-
-def settle(client: ConsoleClient, seen: int, timeout: float = 3.0) -> dict[str, Any]:
-    """Wait until the table has taken in what was sent after journal row ``seen`` and has
-    been quiet for a moment (nothing more arriving)."""
-    deadline = time.monotonic() + timeout
-    state = client.state()
-    while time.monotonic() < deadline:
-        time.sleep(0.02)
-        again = client.state()
-        if again.get("journal_seq", 0) > seen and again == state:
-            return again
-        state = again
-    return state
 
 
 @pytest.fixture
@@ -126,12 +34,13 @@ def shoe() -> Iterator[SimulatedShoe]:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)
 def test_sigkill_at_50_points_loses_nothing_and_recovers_exactly(
     tmp_path: Path, shoe: SimulatedShoe
 ) -> None:
     port = free_port()
     client = ConsoleClient(f"http://127.0.0.1:{port}")
-    controller = Controller(write_config(tmp_path, shoe.link.url, port), client)
+    controller = ControllerProcess(write_config(tmp_path, shoe.link.url, port), client)
     rng = random.Random(SEED)
     dealer = BlackjackDealer(RemoteHands(client, shoe), client.state, rng, insurance_sensors=False)
     state = controller.start()
@@ -140,14 +49,14 @@ def test_sigkill_at_50_points_loses_nothing_and_recovers_exactly(
     try:
         while kills < KILLS:
             seen = state.get("journal_seq", 0)
-            dealer.step()
+            did = dealer.step()
             if rng.random() < 0.25:  # a cut while the action is on its way in
                 controller.kill()
                 state = controller.start()
                 assert state["recovered"] is True
                 kills += 1
                 continue
-            state = settle(client, seen)
+            state = settle(client, seen, timeout=0.5 if did.startswith("wait") else 3.0)
             if rng.random() < 0.2:  # a cut at rest: the table must come back as it was
                 controller.kill()
                 after = controller.start()
