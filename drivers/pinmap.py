@@ -70,7 +70,7 @@ class PinMapError(ConfigError):
     """The pin map is wrong. ``line`` is the 1-based config line (None if it has none)."""
 
     def __init__(self, message: str, *, line: int | None, source: str) -> None:
-        where = f"{source}, line {line}" if line is not None else source
+        where = f"{source}:{line}" if line is not None else source
         super().__init__(f"{where}: {message}")
         self.line = line
         self.source = source

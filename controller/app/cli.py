@@ -18,6 +18,7 @@ COMMANDS = {
     "demo": ("controller.app.demo", "run a simulated table (the README's main command)"),
     "config": ("controller.app.config_check", "check a table config"),
     "journal": ("controller.app.journal_cli", "verify, export, replay, recall the journal"),
+    "pin-hash": ("controller.app.pin_hash", "hash a supervisor PIN for the table config"),
     "sim-shoe": ("controller.app.sim_shoe", "serve a simulated shoe on a pty or TCP port"),
     "shoe-monitor": ("controller.app.shoe_monitor", "watch a shoe's line: cards, status, faults"),
     "rfid-monitor": ("controller.app.rfid_monitor", "watch an RFID reader: tags and cards"),

@@ -160,7 +160,12 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
         flush=True,
     )
     if table.server is not None:
-        print(f"status: {table.server.url}/api/state  (Ctrl-C to stop)", file=out, flush=True)
+        print(
+            f"status display: {table.server.url}/  (surveillance: {table.server.url}/surveillance"
+            "; Ctrl-C to stop)",
+            file=out,
+            flush=True,
+        )
     dealer = BlackjackDealer(
         SimHands(table), lambda: table.state, random.Random(seed), boxes=(1, 2, 3)
     )

@@ -59,7 +59,7 @@ def test_a_pin_used_twice_names_both_uses_and_the_line() -> None:
     assert "spot box3" in str(error) and "button split" in str(error)
     assert error.line == line_of(text, "split = 17")
     assert f"line {line_of(text, 'box3 = 17')}" in str(error)
-    assert str(error).startswith(f"table.toml, line {error.line}: ")
+    assert str(error).startswith(f"table.toml:{error.line}: ")
 
 
 def test_the_same_pin_spelled_two_ways_is_still_used_twice() -> None:
