@@ -27,6 +27,7 @@ from controller.ports import ConsoleButton, Lamp
 
 __all__ = [
     "ButtonInput",
+    "ConfigLines",
     "GateOutput",
     "GateState",
     "LampOutput",
@@ -197,7 +198,7 @@ def parse_pinmap(text: str, *, source: str = "<config>") -> PinMap:
                 line = number
                 break
         raise PinMapError(f"not valid TOML: {exc}{hint}", line=line, source=source) from exc
-    return _Parser(doc, _Locator(text), source).parse()
+    return _Parser(doc, ConfigLines(text), source).parse()
 
 
 # --- finding config lines ------------------------------------------------------------------
@@ -219,7 +220,7 @@ def _line_of_decode_error(message: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-class _Locator:
+class ConfigLines:
     """Maps a key path (``("pins", "spots", "box1.p2")``) to the line that sets it.
 
     tomllib keeps no positions, so this scans the text for table headers and ``key =``
@@ -256,7 +257,7 @@ class _Locator:
 
 
 class _Parser:
-    def __init__(self, doc: Mapping[str, Any], where: _Locator, source: str) -> None:
+    def __init__(self, doc: Mapping[str, Any], where: ConfigLines, source: str) -> None:
         self.doc = doc
         self.where = where
         self.source = source

@@ -35,7 +35,7 @@ from typing import Any
 from controller.blackjack.rules import Variants
 from controller.errors import ConfigError
 from controller.poker.rules import PokerRules
-from drivers.pinmap import PinMap, _Locator, parse_pinmap
+from drivers.pinmap import PinMap, ConfigLines, parse_pinmap
 
 GAMES = ("blackjack", "poker")
 
@@ -126,7 +126,7 @@ _FROM_LIMITS = {"minimum_wager", "maximum_wager", "chip_unit"}  # poker: set fro
 
 class _Checker:
     def __init__(self, text: str, source: str) -> None:
-        self.where = _Locator(text)
+        self.where = ConfigLines(text)
         self.source = source
 
     def error(self, message: str, *path: str) -> ConfigError:
