@@ -21,7 +21,7 @@ a million rounds through this class.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, cast
 
 from transitions import Machine
 
@@ -49,6 +49,7 @@ from controller.ports import (
     SpotOccupied,
     UnlockShoe,
 )
+from controller.shoe_audit import BLACKJACK_RULE, ShoeAudit
 
 __all__ = ["STATES", "TRANSITIONS", "BlackjackTable"]
 
@@ -135,6 +136,8 @@ class BlackjackTable(RulesActions):
             model_override=False,
         )
         self.shuffle = ShuffleTracker()
+        self.audit = ShoeAudit(self.variants.decks, BLACKJACK_RULE)  # foreign cards (3.3)
+        self._kept = False  # re-routing cards a supervisor kept: counted once already
         self._lamps: dict[Lamp, LampPattern] = {}
         self._cut_level = False
         self._gate_locked: bool | None = None
@@ -196,7 +199,14 @@ class BlackjackTable(RulesActions):
 
     def shoe_shuffled(self) -> None:
         """The dealer shuffled the shoe (7.1b, in the middle of closing bets)."""
+        self._out.append(cast("Output", self.audit.shoe_end()))
         self.shuffle.shuffled()
+
+    def _new_round(self) -> None:
+        """A shuffle due under 7.1 happens here: report the shoe's end first (3.3)."""
+        if self.shuffle.due:
+            self._out.append(cast("Output", self.audit.shoe_end()))
+        super()._new_round()
 
     # --- cards ----------------------------------------------------------------------------
 
@@ -204,7 +214,10 @@ class BlackjackTable(RulesActions):
         """Route a card that left the shoe to the hand the dealing order says (or HOLD)."""
         self.shuffle.cards_this_round += 1
         state = self.state
-        if self._removals:
+        foreign = None if self._kept else self.audit.see(card)
+        if foreign is not None:
+            self._violate(foreign.rule, foreign.message, card)
+        elif self._removals:
             message = "a card before the paid blackjack's cards were removed"
             self._violate(self._removals[0][1], message, card)
         elif state == "boxes_acting":
@@ -351,6 +364,13 @@ class BlackjackTable(RulesActions):
         """Go back where the table was and let the held cards stand (KEEP_CARD)."""
         cards, self._held_cards = self._held_cards, []
         getattr(self, f"resume_{self._held_from}")()
+        self._kept = True
+        try:
+            self._route_kept(cards, decision)
+        finally:
+            self._kept = False
+
+    def _route_kept(self, cards: list[Card], decision: HoldDecision) -> None:
         for card in cards:
             state = self.state
             self.shuffle.cards_this_round -= 1  # counted when it first arrived

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from enum import StrEnum
+from typing import cast
 
 from controller.cards import Card
 from controller.errors import BalanceError, IllegalAction
@@ -52,6 +53,7 @@ from controller.ports import (
     SupervisorAction,
     UnlockShoe,
 )
+from controller.shoe_audit import POKER_RULE, ShoeAudit
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +87,7 @@ class PokerTable:
         self.held_card: Card | None = None
         self.last_settlement: HandSettled | None = None
         self.showdown_order: Record | None = None
+        self.audit = ShoeAudit(1, POKER_RULE)  # one deck, shuffled for every hand
         build_machine(self)
         self._clear_hand()
 
@@ -165,6 +168,7 @@ class PokerTable:
     def start_hand(self, button: int | None = None) -> list[Output]:
         """Place (or move) the button, post the live blinds, and open the deal."""
         self.verify_start_hand()
+        report = self.audit.shoe_end() if self.audit.cards_seen else None
         self._clear_hand()
         occupied = {s for s, chips in self.stacks.items() if chips > 0}
         seats = self.rules.seats
@@ -195,6 +199,7 @@ class PokerTable:
         self._blind_bets = blinds
         fire(self, "post_blinds")
         return [
+            *([] if report is None else [cast(Output, report)]),
             ShowButtonPosition(self.positions.button),
             ShowLimits(self.rules.minimum_wager, self.rules.maximum_wager),
             UnlockShoe(),
@@ -210,12 +215,17 @@ class PokerTable:
     # --- cards from the shoe -----------------------------------------------------------------
 
     def card_drawn(self, card: Card) -> list[Output]:
+        draw = self.draw
+        reused = self.state == "drawing" and draw is not None and draw.pool is not None
+        foreign = None if reused else self.audit.see(card)  # 11.3(b) reuses discards
         if self.hold is not None:
             return self._violate(
                 Violation(self.hold.rule, f"{card} drawn while the table is on HOLD", str(card)),
                 card,
                 keep_first=True,
             )
+        if foreign is not None:
+            return self._violate(Violation(foreign.rule, foreign.message, str(foreign.card)), card)
         if self.state == "dealing":
             seen = self.seen
             before = len(seen)

@@ -1,0 +1,134 @@
+"""The duplicate-card detector: what the shoe holds against what came out of it.
+
+The controller knows the shoe's composition (N full decks, `controller.cards.shoe_cards`).
+From the last shuffle on it counts every card read; a card read more often than the shoe
+holds copies of it cannot have come from this shoe as loaded: a foreign card (a seventh ace
+of spades in a 6-deck shoe, a card from another table's decks, a misread tag enrolled to
+the wrong card). That is a `ForeignCard` for the game to raise as a violation and HOLD
+the table, as it does for an out-of-order card (DESIGN "Runtime model": the card is
+recorded, never dropped or "fixed"). At the shuffle, `shoe_end` reconciles the cards
+seen against the composition: ``extra`` (seen more often than the shoe holds) and
+``unseen`` (not seen: behind the cutting card, or missing from the shoe).
+
+Which rule a foreign card breaks. No clause in shared/rules speaks of a foreign card in
+so many words, so each game cites the nearest:
+
+- blackjack `BLACKJACK_RULE` = "3.3": the amended rule 3.3 (NZ Gazette 1999 No. 9 p. 230)
+  fixes the shoe at 4 to 8 decks, so a card beyond N decks' copies is not of the shoe;
+  (the 1994 rule 3.3, "no player or spectator handles, alters or withdraws cards", is
+  the neighbouring clause a substituted card also breaks);
+- draw poker `POKER_RULE` = "11.2": the deal of one 52-card deck; the Division 13
+  definition of a defective deck ("wrong count, duplicates, jokers...", 1999 No. 11
+  pp. 266-269) has no clause number in shared/rules, and `controller.poker.table` already
+  cites 11.2 for a card dealt twice.
+
+Sans-I/O and game-agnostic: the game says when the shoe was shuffled (`shuffled`), which
+cards came back into play legitimately (`returned`, for poker's 11.3(b) reshuffle of the
+earlier discards), and asks `see` about every card that left the shoe.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from controller.cards import DECK, Card, shoe_cards
+
+__all__ = ["BLACKJACK_RULE", "POKER_RULE", "ForeignCard", "ShoeAudit", "ShoeReport"]
+
+BLACKJACK_RULE = "3.3"
+POKER_RULE = "11.2"
+
+
+@dataclass(frozen=True, slots=True)
+class ForeignCard:
+    """A card seen more often than the shoe holds it: ``seen`` copies, ``holds`` in it."""
+
+    rule: str
+    card: str
+    seen: int
+    holds: int
+
+    @property
+    def message(self) -> str:
+        return (
+            f"{self.card} seen {self.seen} times since the shuffle but the shoe holds "
+            f"{self.holds}: possible foreign card (rule {self.rule}, shoe composition)"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeReport:
+    """The shoe-end reconciliation of cards seen against the composition.
+
+    ``extra``: (card, copies beyond the composition); ``unseen``: (card, copies never
+    read: behind the cutting card, or missing). Both sorted by card in `DECK` order."""
+
+    decks: int
+    cards_seen: int
+    extra: tuple[tuple[str, int], ...]
+    unseen: tuple[tuple[str, int], ...]
+
+    @property
+    def extra_cards(self) -> int:
+        return sum(n for _, n in self.extra)
+
+    @property
+    def unseen_cards(self) -> int:
+        return sum(n for _, n in self.unseen)
+
+    @property
+    def reconciled(self) -> bool:
+        """Nothing extra: every card seen is accounted for by the composition."""
+        return not self.extra
+
+
+class ShoeAudit:
+    """Counts the cards read since the last shuffle of an N-deck shoe."""
+
+    __slots__ = ("_holds", "_seen", "decks", "rule")
+
+    def __init__(self, decks: int, rule: str) -> None:
+        self.decks = decks
+        self.rule = rule
+        self._holds = Counter(shoe_cards(decks))
+        self._seen: Counter[Card] = Counter()
+
+    @property
+    def cards_seen(self) -> int:
+        return self._seen.total()
+
+    def count(self, card: Card) -> int:
+        return self._seen[card]
+
+    def see(self, card: Card) -> ForeignCard | None:
+        """Count ``card``; a `ForeignCard` when it is now seen more often than the shoe
+        holds it (each further copy is reported again)."""
+        seen = self._seen
+        seen[card] += 1
+        n = seen[card]
+        holds = self._holds[card]
+        if n > holds:
+            return ForeignCard(self.rule, str(card), n, holds)
+        return None
+
+    def returned(self, card: Card) -> None:
+        """``card`` went back into the undealt cards without a full shuffle (poker 11.3(b):
+        the earlier discards shuffled to complete the draw): it may be seen again."""
+        if self._seen[card] > 0:
+            self._seen[card] -= 1
+
+    def report(self) -> ShoeReport:
+        """The reconciliation so far (seen against the composition)."""
+        seen, holds = self._seen, self._holds
+        extra = tuple((str(c), seen[c] - holds[c]) for c in DECK if seen[c] > holds[c])
+        unseen = tuple((str(c), holds[c] - seen[c]) for c in DECK if seen[c] < holds[c])
+        return ShoeReport(self.decks, seen.total(), extra, unseen)
+
+    def shoe_end(self) -> ShoeReport:
+        """The shoe is being shuffled: report, then start counting afresh."""
+        report = self.report()
+        self._seen.clear()
+        return report
+
+    shuffled = shoe_end

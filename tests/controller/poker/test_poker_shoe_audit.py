@@ -1,0 +1,51 @@
+"""The duplicate-card detector on the draw-poker table (controller/shoe_audit.py).
+
+One 52-card deck per hand: a card read twice in a hand, other than an earlier discard
+shuffled back under 11.3(b), is a possible foreign card (a defective deck, "duplicates",
+Division 13 definitions). The table holds citing 11.2, the deal of one deck, since the
+defective-deck definition has no clause number in shared/rules."""
+
+from __future__ import annotations
+
+from poker_support import deal, flat_call, shoe, table_with, unseen
+
+from controller.poker.records import Violation
+from controller.poker.table import PokerTable
+from controller.ports import LockShoe
+from controller.shoe_audit import POKER_RULE, ShoeReport
+
+
+def to_the_draw() -> PokerTable:
+    table = table_with({1: 100, 2: 100, 3: 100, 4: 100})
+    table.start_hand(button=1)
+    deal(table)
+    flat_call(table)
+    assert table.state == "drawing"
+    return table
+
+
+def test_11_2_a_dealt_card_drawn_again_in_the_draw_is_a_foreign_card() -> None:
+    table = to_the_draw()
+    table.discard(2, 1, table.hands[2][:1])
+    shoe(table, unseen(table)[0])  # the burn
+    again = table.hands[3][0]  # seat 3 holds it: a second copy came out of the shoe
+    out = shoe(table, again)
+    violations = [r for r in out if isinstance(r, Violation)]
+    assert [v.rule for v in violations] == [POKER_RULE] == ["11.2"]
+    assert "foreign card" in violations[0].message
+    assert LockShoe() in out
+    assert table.hold is not None and table.hold.rule == "11.2"
+
+
+def test_11_2_the_shoe_end_report_comes_with_the_next_shuffle() -> None:
+    table = to_the_draw()
+    while table.state == "drawing" and table.draw is not None and table.draw.drawer:
+        table.discard(table.draw.drawer, 0)
+    flat_call(table)
+    assert table.state == "complete"
+    out = table.start_hand()
+    reports = [r for r in out if isinstance(r, ShoeReport)]
+    assert len(reports) == 1
+    assert reports[0].cards_seen == 20 and reports[0].reconciled
+    assert reports[0].unseen_cards == 32
+    assert table.audit.cards_seen == 0
