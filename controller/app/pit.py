@@ -52,8 +52,11 @@ from controller.errors import ConfigError
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
-WINDOW = 200  # journal rows handed to paho and not yet acknowledged, at most
+WINDOW = 1000  # journal rows handed to paho and not yet acknowledged, at most
 POLL_SECONDS = 0.5  # look at the journal at least this often even without a wake-up
+BATCH_SECONDS = 0.02  # after a wake-up, let a burst of events gather into one pass
+STATE_SECONDS = 0.1  # the retained state at most this often (always the latest)
+CURSOR_SECONDS = 0.25  # the durable cursor written at most this often (lagging only resends)
 FLUSH_SECONDS = 3.0  # on close, how long to wait for the broker to take the backlog
 
 # kind -> the payload fields that hold a player's cards (rule 11.3(a), 11.4(c))
@@ -184,6 +187,9 @@ class PitPublisher:
         self._left: dict[int, int] = {}  # seq -> its messages not yet acknowledged
         self._sent = 0  # highest seq handed to paho
         self._sent_state = 0
+        self._state_at = 0.0  # monotonic, when the state was last sent
+        self._saved_at = 0.0  # monotonic, when the cursor was last written
+        self.acked_seq = 0  # every row up to here is acknowledged (the cursor, in memory)
         self.acked = threading.Condition()
         self.published_rows = 0
 
@@ -210,7 +216,7 @@ class PitPublisher:
                 last,
             )
             self.cursor.save(0)
-        self._sent = self.cursor.seq
+        self._sent = self.acked_seq = self.cursor.seq
         log.info(
             "pit: %s:%d %s, resuming after journal row %d",
             self.host,
@@ -243,9 +249,7 @@ class PitPublisher:
     def wait_acknowledged(self, seq: int, timeout: float) -> bool:
         """Wait until the broker has acknowledged every row up to ``seq`` (tests, bench)."""
         with self.acked:
-            return self.acked.wait_for(
-                lambda: self.cursor is not None and self.cursor.seq >= seq, timeout
-            )
+            return self.acked.wait_for(lambda: self.acked_seq >= seq, timeout)
 
     # --- paho's network thread: only notes, never calls back into paho ------------------
 
@@ -269,17 +273,34 @@ class PitPublisher:
     # --- the publisher thread -----------------------------------------------------------
 
     def _run(self) -> None:
+        """Work in passes: each wake-up (a new state, an acknowledgement, a connection)
+        waits a moment for the burst to gather, then does one pass. Fewer, larger passes
+        leave the controller thread the interpreter when a card comes (bench/mqtt.py)."""
         try:
             while not self._stopping.is_set():
-                self._wake.wait(POLL_SECONDS)
+                self._wake.wait(self._idle_timeout())
+                if self._stopping.wait(BATCH_SECONDS):
+                    break
                 self._wake.clear()
                 self._step()
             self._flush()
         except Exception:
             log.exception("the pit publisher failed; the table goes on without it")
+        finally:
+            self._save_cursor(force=True)
+
+    def _idle_timeout(self) -> float:
+        now = time.monotonic()
+        timeout = POLL_SECONDS
+        if self._state is not None and self._sent_state != self._state_version:
+            timeout = min(timeout, self._state_at + STATE_SECONDS - now)
+        if self.cursor is not None and self.acked_seq != self.cursor.seq:
+            timeout = min(timeout, self._saved_at + CURSOR_SECONDS - now)
+        return max(timeout, 0.0)
 
     def _step(self) -> None:
         self._take_notes()
+        self._save_cursor()
         if not self.connected.is_set():
             return
         if self._resync:
@@ -290,10 +311,25 @@ class PitPublisher:
             self._resync = False
             self._send(f"{self.base}/status", self._status("online", "connected"), True, None)
             self._sent_state = 0
+            self._state_at = 0.0
         self._send_rows()
-        if self._state is not None and self._sent_state != self._state_version:
-            self._sent_state = self._state_version
+        now = time.monotonic()
+        if (
+            self._state is not None
+            and self._sent_state != self._state_version
+            and now - self._state_at >= STATE_SECONDS
+        ):
+            self._sent_state, self._state_at = self._state_version, now
             self._send(f"{self.base}/state", self._state_payload(self._state), True, None)
+
+    def _save_cursor(self, *, force: bool = False) -> None:
+        cursor = self.cursor
+        if cursor is None or cursor.seq == self.acked_seq:
+            return
+        now = time.monotonic()
+        if force or now - self._saved_at >= CURSOR_SECONDS:
+            cursor.save(self.acked_seq)
+            self._saved_at = now
 
     def _flush(self) -> None:
         """On close: publish what is left while the broker is there, for a short while."""
@@ -331,14 +367,14 @@ class PitPublisher:
                 if seq is not None:
                     self._left[seq] -= 1
                     changed = True
-        if changed and self.cursor is not None:
-            seq = self.cursor.seq
+        if changed:
+            seq = self.acked_seq
             while self._left.get(seq + 1) == 0:
                 del self._left[seq + 1]
                 seq += 1
-            if seq != self.cursor.seq:
+            if seq != self.acked_seq:
                 with self.acked:
-                    self.cursor.save(seq)
+                    self.acked_seq = seq
                     self.acked.notify_all()
 
     def _send(self, topic: str, payload: bytes, retain: bool, seq: int | None) -> None:
@@ -358,6 +394,7 @@ class PitPublisher:
         ).fetchall()
         for row in rows:
             self._send_row(row)
+            time.sleep(0)  # let the controller thread have the interpreter if it waits
 
     def _send_row(self, row: tuple[Any, ...]) -> None:
         seq, wall, round_, source, kind, payload_text, actor, digest = row
