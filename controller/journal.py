@@ -134,6 +134,17 @@ def decode_event(entry: Entry) -> ports.Event | None:
     return cls(**values)
 
 
+Row = tuple[str, dict[str, Any], str, "int | None", "str | None"]
+"""A row to append: (kind, payload, source, round, actor)."""
+
+
+def as_row(item: Any, *, source: str, round: int | None = None, actor: str | None = None) -> Row:
+    """An event or record (a dataclass) as a row, under its class name."""
+    payload = to_jsonable(item)
+    kind = payload.pop("type")
+    return (kind, payload, source, round, actor)
+
+
 def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -169,9 +180,7 @@ class Journal:
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 # One thread at a time: the start-up replay, then the controller thread.
-                self._db = sqlite3.connect(
-                    self.path, isolation_level=None, check_same_thread=False
-                )
+                self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
                 self._db.executescript(_SCHEMA)
@@ -203,40 +212,44 @@ class Journal:
     ) -> Entry:
         """Write one row durably and return it. Raises `JournalError` if it cannot: the
         caller must then not acknowledge the event."""
-        seq = self.last_seq + 1
-        wall = self._wall()
-        mono = self._mono()
-        fields = [seq, wall, mono, round, source, kind, payload, actor]
-        digest = row_hash(self.last_hash, fields)
-        try:
-            self._db.execute(
-                "INSERT INTO journal VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (
-                    seq,
-                    wall,
-                    mono,
-                    round,
-                    source,
-                    kind,
-                    canonical(payload),
-                    actor,
-                    self.last_hash,
-                    digest,
-                ),
+        return self.append_many([(kind, payload, source, round, actor)])[0]
+
+    def append_many(self, rows: list[Row]) -> list[Entry]:
+        """Write rows ``(kind, payload, source, round, actor)`` in one transaction: one
+        wait for the disk, all or none of them."""
+        entries: list[Entry] = []
+        seq, prev = self.last_seq, self.last_hash
+        for kind, payload, source, round_, actor in rows:
+            seq += 1
+            wall = self._wall()
+            mono = self._mono()
+            digest = row_hash(prev, [seq, wall, mono, round_, source, kind, payload, actor])
+            entries.append(
+                Entry(seq, wall, mono, round_, source, kind, payload, actor, prev, digest)
             )
+            prev = digest
+        try:
+            with self._db:  # BEGIN ... COMMIT, or ROLLBACK on error
+                self._db.execute("BEGIN")
+                self._db.executemany(
+                    "INSERT INTO journal VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    [
+                        (e.seq, e.wall, e.mono, e.round, e.source, e.kind, canonical(e.payload),
+                         e.actor, e.prev_hash, e.hash)
+                        for e in entries
+                    ],
+                )  # fmt: skip
         except sqlite3.Error as exc:
             raise JournalError(f"cannot write to the journal {self.path}: {exc}") from exc
-        entry = Entry(seq, wall, mono, round, source, kind, payload, actor, self.last_hash, digest)
-        self.last_seq, self.last_hash = seq, digest
-        return entry
+        if entries:
+            self.last_seq, self.last_hash = entries[-1].seq, entries[-1].hash
+        return entries
 
     def record(
         self, item: Any, *, source: str, round: int | None = None, actor: str | None = None
     ) -> Entry:
         """Append an event or record (a dataclass), under its class name."""
-        payload = to_jsonable(item)
-        kind = payload.pop("type")
-        return self.append(kind, payload, source=source, round=round, actor=actor)
+        return self.append_many([as_row(item, source=source, round=round, actor=actor)])[0]
 
     def entries(self, *, since: int = 0, round: int | None = None) -> Iterator[Entry]:
         query = "SELECT * FROM journal WHERE seq > ?"

@@ -1,14 +1,22 @@
-"""The controller thread: one queue in, the journal first, then the rules, then the world.
+"""The controller thread: one queue in, the journal before anything leaves, the world last.
 
-For every event, in this order (DESIGN "Runtime model"):
+For every event, in this order:
 
-1. append it to the journal (durable on disk when `Journal.record` returns);
-2. apply it to the game;
-3. journal the records the game produced (payouts, violations, refusals) and carry out its
-   commands (gate, lamps, displays) on the devices that can;
-4. only then acknowledge it to the device that sent it, so a device resends anything the
-   controller had not recorded when the power went;
-5. publish the new view (status display, pit feed): never waiting on the network.
+1. apply it to the game (pure computation on the game's memory: nothing leaves it);
+2. append the event and the records the game produced (payouts, violations, refusals) to
+   the journal in one transaction, the event first: durable on disk when it returns;
+3. carry out the game's commands (gate, lamps, displays) on the devices that can;
+4. only then acknowledge the event to the device that sent it, so a device resends anything
+   the controller had not recorded when the power went;
+5. publish the new state (status display, pit feed): never waiting on the network.
+
+This departs from DESIGN's "journal, then apply" in one respect: the event and its records
+share one disk write instead of two, which halves the wait for the disk on most events.
+What DESIGN's order protects still holds: nothing the event causes (a command, an
+acknowledgement, a published state) happens before the event is durable, and an event the
+power cut caught before step 2 was never acknowledged, so the device sends it again. If
+the journal cannot be written the loop stops at once (`failed`): the game in memory is then
+ahead of the journal, and only a restart, which replays the journal, may go on.
 
 Only this thread touches the game. A refused console input (`IllegalAction`) is journaled as
 `ActionRefused` and shown; it never stops the table. An error in the rules code itself is
@@ -34,7 +42,7 @@ from typing import Any, Protocol
 
 from controller.app.games import ActionRefused, Game
 from controller.errors import IllegalAction, TableError
-from controller.journal import Journal, JournalError, decode_event, to_jsonable
+from controller.journal import Journal, JournalError, as_row, decode_event, to_jsonable
 from controller.ports import (
     Command,
     ConsoleAction,
@@ -117,7 +125,7 @@ class TableLoop:
             event = decode_event(entry)
             if event is None:
                 continue
-            for output in self._apply(event, journal=False):
+            for output in self._apply(event, live=False):
                 if isinstance(output, Command):
                     final[command_channel(output)] = output
             count += 1
@@ -162,9 +170,16 @@ class TableLoop:
 
     def step(self, event: Event) -> None:
         self.idle.clear()
-        actor = _actor(event)
-        self.journal.record(event, source=event.source, round=self.game.round_no, actor=actor)
-        outputs = self._apply(event, journal=True)
+        round_before = self.game.round_no
+        outputs = self._apply(event, live=True)
+        round_after = self.game.round_no
+        rows = [as_row(event, source=event.source, round=round_before, actor=_actor(event))]
+        rows += [
+            as_row(output, source="controller", round=round_after)
+            for output in outputs
+            if not isinstance(output, Command)
+        ]
+        self.journal.append_many(rows)
         for output in outputs:
             if isinstance(output, Command):
                 self.execute(output)
@@ -181,22 +196,17 @@ class TableLoop:
             self.processed += 1
             self._progress.notify_all()
 
-    def _apply(self, event: Event, *, journal: bool) -> list[Any]:
+    def _apply(self, event: Event, *, live: bool) -> list[Any]:
         try:
-            outputs = self.game.handle(event)
+            outputs: list[Any] = self.game.handle(event)
         except IllegalAction as exc:
             outputs = [ActionRefused(_action_name(event), exc.rule, exc.reason)]
         except TableError as exc:
             outputs = [ActionRefused(_action_name(event), "", str(exc))]
         except Exception as exc:  # a bug in the rules code: journal it, keep the table up
-            if journal:
+            if live:
                 log.exception("the rules failed on %r", event)
             outputs = [ControllerFault(type(event).__name__, f"{type(exc).__name__}: {exc}")]
-        if journal:
-            round_no = self.game.round_no
-            for output in outputs:
-                if not isinstance(output, Command):
-                    self.journal.record(output, source="controller", round=round_no)
         return outputs
 
     def execute(self, command: Command) -> None:

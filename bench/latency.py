@@ -1,0 +1,182 @@
+"""The running table's latency, idle CPU and memory, in one run.
+
+    .venv/bin/python bench/latency.py [--cards 300] [--idle 10] [--json]
+
+A real `tablectl run --sim gpio` process (sim_hardware/testbed.py) with its shoe on a
+simulated shoe in this process, over a pty; a scripted dealer plays blackjack through the
+console API until ``--cards`` cards have been dealt.
+
+- Card to state: from the simulated shoe's write of a CARD_DRAWN frame to the controller's
+  publication of the state that includes it (journal row durable on disk, rules applied,
+  shoe acknowledged). Both ends are read on CLOCK_MONOTONIC (time.perf_counter on Linux),
+  which is one clock for every process on the machine. Beside it, the floor: one durable
+  SQLite WAL insert (synchronous=FULL) on the same disk.
+- Idle CPU: the controller process's CPU over ``--idle`` seconds with its devices open
+  (the shoe heartbeating) and no events, as % of one core.
+- Peak RSS: the controller process's VmHWM at the end.
+
+Targets (issue 6): median < 1 ms, p99 < 5 ms, idle CPU < 0.5 %, RSS < 60 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from sim_hardware.dealer import BlackjackDealer
+from sim_hardware.link import PtyLink
+from sim_hardware.remote import ConsoleClient, RemoteHands
+from sim_hardware.shoe import SimulatedShoe
+from sim_hardware.testbed import ControllerProcess, free_port, settle, write_config
+
+TARGETS = {"median_ms": 1.0, "p99_ms": 5.0, "idle_cpu_percent": 0.5, "rss_mb": 60.0}
+
+
+def percentile(samples: list[float], p: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+
+
+def card_latencies(
+    client: ConsoleClient, shoe: SimulatedShoe, dealer: BlackjackDealer, cards: int
+) -> list[float]:
+    samples: list[float] = []
+    state = client.state()
+    while len(samples) < cards:
+        seen = state.get("journal_seq", 0)
+        drawn_before = shoe.session.counters.sent
+        did = dealer.step()
+        if shoe.session.counters.sent > drawn_before and did.startswith(("deal", "hit")):
+            written = shoe.last_write_at
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                time.sleep(0.002)  # polling gently: the server shares the controller's GIL
+                state = client.state()
+                if state.get("journal_seq", 0) > seen:
+                    samples.append(state["published_at"] - written)
+                    break
+        state = settle(client, seen, timeout=0.5 if did.startswith("wait") else 3.0)
+    return samples
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def peak_rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def sqlite_floor(folder: Path, rounds: int = 300) -> list[float]:
+    db = sqlite3.connect(folder / "floor.sqlite", isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute("CREATE TABLE t (seq INTEGER PRIMARY KEY, payload TEXT)")
+    samples = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        db.execute("INSERT INTO t (payload) VALUES (?)", ("x" * 200,))
+        samples.append(time.perf_counter() - start)
+    db.close()
+    return samples
+
+
+def measure(cards: int, idle: float) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="tablectl-bench-") as name:
+        folder = Path(name)
+        floor = sqlite_floor(folder)
+        with SimulatedShoe(PtyLink(), decks=6, rng=random.Random(5)) as shoe:
+            port = free_port()
+            client = ConsoleClient(f"http://127.0.0.1:{port}")
+            controller = ControllerProcess(write_config(folder, shoe.link.url, port), client)
+            controller.start()
+            try:
+                dealer = BlackjackDealer(
+                    RemoteHands(client, shoe), client.state, random.Random(6),
+                    insurance_sensors=False,
+                )  # fmt: skip
+                samples = card_latencies(client, shoe, dealer, cards)
+                pid = controller.pid
+                before = cpu_seconds(pid)
+                time.sleep(idle)  # the idle period being measured
+                idle_cpu = (cpu_seconds(pid) - before) / idle * 100
+                rss = peak_rss_mb(pid)
+            finally:
+                controller.stop()
+    return {
+        "cards": len(samples),
+        "card_to_state_ms": {
+            "median": statistics.median(samples) * 1e3,
+            "p99": percentile(samples, 0.99) * 1e3,
+        },
+        "sqlite_durable_insert_ms": {
+            "median": statistics.median(floor) * 1e3,
+            "p99": percentile(floor, 0.99) * 1e3,
+        },
+        "idle_cpu_percent": idle_cpu,
+        "rss_mb": rss,
+    }
+
+
+def verdicts(result: dict[str, Any]) -> dict[str, bool]:
+    return {
+        "median_ms": result["card_to_state_ms"]["median"] < TARGETS["median_ms"],
+        "p99_ms": result["card_to_state_ms"]["p99"] < TARGETS["p99_ms"],
+        "idle_cpu_percent": result["idle_cpu_percent"] < TARGETS["idle_cpu_percent"],
+        "rss_mb": result["rss_mb"] < TARGETS["rss_mb"],
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cards", type=int, default=300)
+    parser.add_argument("--idle", type=float, default=10.0)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result = measure(args.cards, args.idle)
+    met = verdicts(result)
+    result["targets"] = TARGETS
+    result["met"] = met
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    card, floor = result["card_to_state_ms"], result["sqlite_durable_insert_ms"]
+    print(f"running table ({result['cards']} cards dealt through a tablectl run process)")
+    print(f"  {'':<46} {'median':>9} {'p99':>9}   target")
+    latency_met = "met" if met["median_ms"] and met["p99_ms"] else "NOT met"
+    print(
+        f"  {'shoe write -> state published (journal durable)':<46} {card['median']:>7.2f}ms "
+        f"{card['p99']:>7.2f}ms   <1 / <5 ms: {latency_met}"
+    )
+    print(
+        f"  {'one durable SQLite WAL insert (the floor)':<46} {floor['median']:>7.2f}ms "
+        f"{floor['p99']:>7.2f}ms"
+    )
+    print(
+        f"  idle CPU over {args.idle:.0f} s: {result['idle_cpu_percent']:.2f} % of one core "
+        f"(target < 0.5 %: {'met' if met['idle_cpu_percent'] else 'NOT met'})"
+    )
+    print(
+        f"  peak RSS: {result['rss_mb']:.1f} MB (target < 60 MB: "
+        f"{'met' if met['rss_mb'] else 'NOT met'})"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
