@@ -1,0 +1,44 @@
+"""The systemd unit runs what the README installs, and the notify protocol it relies on
+(READY, WATCHDOG) reaches a real datagram socket."""
+
+from __future__ import annotations
+
+import configparser
+import socket
+from pathlib import Path
+
+import pytest
+
+from controller.app import systemd
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_unit_runs_tablectl_with_a_watchdog_and_the_device_groups() -> None:
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.read(ROOT / "deploy" / "tablectl.service")
+    service = unit["Service"]
+    assert service["Type"] == "notify" and int(service["WatchdogSec"]) > 0
+    assert "tablectl run --config" in service["ExecStart"]
+    assert {"dialout", "gpio"} <= set(service["SupplementaryGroups"].split())
+    assert service["Restart"] == "always"
+
+
+def test_notify_sends_to_the_socket_systemd_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "notify"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(str(path))
+        monkeypatch.setenv("NOTIFY_SOCKET", str(path))
+        monkeypatch.setenv("WATCHDOG_USEC", "10000000")
+        systemd.notify("READY=1")
+        assert server.recv(64) == b"READY=1"
+    assert systemd.watchdog_interval() == 5.0
+
+
+def test_outside_systemd_notify_does_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
+    monkeypatch.delenv("WATCHDOG_USEC", raising=False)
+    systemd.notify("READY=1")  # no socket: must not raise
+    assert systemd.watchdog_interval() == 5.0
