@@ -120,6 +120,7 @@ class Recorder:
         persistent: bool = False,
         username: str = "",
         password: str = "",
+        tls: tuple[Path, Path, Path] | None = None,
     ) -> None:
         self.messages: list[tuple[str, Any, bool]] = []
         self.changed = threading.Condition()
@@ -133,6 +134,9 @@ class Recorder:
         )
         if username:
             self.client.username_pw_set(username, password)
+        if tls is not None:  # (CA, client certificate, its key)
+            ca, cert, key = tls
+            self.client.tls_set(ca_certs=str(ca), certfile=str(cert), keyfile=str(key))
         self.client.reconnect_delay_set(1, 2)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
