@@ -3,17 +3,20 @@ and the view's reading of the topics."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import signal
+import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pit_helpers import Broker, DemoTable, write_config
+from pit_helpers import ROOT, Broker, DemoTable, write_config
 
-from controller.app.pit_view import Floor, PitView
+from controller.app.pit_view import Floor, PitView, add_arguments, run
 
 KEEPALIVE = 3
 
@@ -147,3 +150,38 @@ def test_the_floor_ignores_other_versions_and_garbage() -> None:
     floor.take("casino/s/table/t/status", b"")  # a cleared retained message
     floor.take("elsewhere", b"{}")
     assert floor.snapshot() == []
+
+
+def _cli(*args: str) -> list[str]:
+    code = (
+        "import argparse, sys\n"
+        "from controller.app import pit_view\n"
+        "parser = argparse.ArgumentParser()\n"
+        "pit_view.add_arguments(parser)\n"
+        "sys.exit(pit_view.run(parser.parse_args(sys.argv[1:])))\n"
+    )
+    return [sys.executable, "-c", code, *args]
+
+
+def test_tablectl_pit_serves_until_sigterm(broker: Broker) -> None:
+    proc = subprocess.Popen(
+        _cli("--broker", broker.url, "--port", "0"), cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()  # "pit floor view: http://127.0.0.1:PORT ..."
+        url = line.split()[3]
+        kind, _ = fetch(url + "/api/tables")
+        assert kind.startswith("application/json")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_tablectl_pit_refuses_a_bad_broker_url() -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert run(parser.parse_args(["--broker", "http://pit.local"])) == 2

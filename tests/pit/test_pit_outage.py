@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from pit_helpers import Broker, DemoTable, Recorder, write_config
+from pit_helpers import Broker, DemoTable, Recorder, schema_validator, write_config
 
 from controller.journal import Journal
 
@@ -29,7 +29,7 @@ def test_no_event_is_lost_or_reordered_through_two_broker_outages_and_a_sigkill(
 ) -> None:
     config = write_config(tmp_path, "blackjack", "bj-09", broker.url)
     journal = tmp_path / "bj-09.sqlite"
-    topic = "casino/demo-casino/table/bj-09/event"
+    topic = "casino/demo-casino/table/bj-09/#"
     recorder = recorders(broker.port, topic, client_id="surveillance", persistent=True)
 
     def seqs() -> list[int]:
@@ -62,6 +62,15 @@ def test_no_event_is_lost_or_reordered_through_two_broker_outages_and_a_sigkill(
     assert recorder.wait_for(lambda r: max(seqs(), default=0) >= last, timeout=30)
     check_complete_and_ordered(seqs(), last)
     assert sum(body["kind"] == "TableStarted" for body in recorder.on("/event")) >= 2
+    # every payload a real table sent matches its documented schema (docs/mqtt-schema)
+    for leaf in ("event", "state", "status", "alarm"):
+        validate = schema_validator(leaf)
+        for body in recorder.on(f"/{leaf}"):
+            validate(body)
+    assert recorder.on("/state") and {s["status"] for s in recorder.on("/status")} == {
+        "online",
+        "offline",
+    }
 
 
 def test_the_check_itself_finds_a_gap_and_a_reorder() -> None:
