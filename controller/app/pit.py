@@ -206,7 +206,7 @@ class PitPublisher:
     def start(self) -> PitPublisher:
         self.cursor = Cursor(cursor_path(self.journal_path), f"{self.pit.broker}|{self.base}")
         self._db = sqlite3.connect(
-            f"file:{self.journal_path}?mode=ro", uri=True, check_same_thread=False
+            self.journal_path.resolve().as_uri() + "?mode=ro", uri=True, check_same_thread=False
         )
         last = self._last_seq()
         if self.cursor.seq > last:

@@ -1,11 +1,12 @@
 """`tablectl pit --broker URL [--port P]`: the floor view, every table seen on the broker.
 
 A pit supervisor watches many tables (issue 8). This subscribes to the tables' ``state``,
-``status``, ``alarm`` and ``event`` topics (docs/mqtt.md; never ``restricted``: the floor
-view needs no player's cards) and serves one web page (aiohttp, the same stack as the table's
-status display; its files in ``pit_static/``, nothing from the internet) that shows, per
-table: the game, its state, the round count, holds (with the rule they cite) and recent
-alarms, online or offline, and the age of its last event.
+``status`` and ``alarm`` topics (docs/mqtt.md; not to every event, which a floor of
+hundreds of tables does not need, and never to ``restricted``: the floor needs no player's
+cards) and serves one web page (aiohttp, the same stack as the table's status display; its
+files in ``pit_static/``, nothing from the internet) that shows, per table: the game, its
+state, the round count, holds (with the rule they cite) and recent alarms, online or
+offline, and the age of its last event.
 
 Online/offline comes from the retained ``status`` topic, which the broker itself sets to
 ``offline`` (the table's MQTT Last Will) when a table dies or its network drops, within
@@ -151,7 +152,7 @@ class Floor:
                 seen.reason = str(body.get("reason", ""))
                 seen.game = str(body.get("game", seen.game))
             elif kind == "state":
-                self._state(seen, body.get("state", {}))
+                self._state(seen, body.get("state", {}), now)
             elif kind == "alarm":
                 seen.alarms.appendleft(
                     {
@@ -180,11 +181,16 @@ class Floor:
             listener()
 
     @staticmethod
-    def _state(seen: TableSeen, state: dict[str, Any]) -> None:
+    def _state(seen: TableSeen, state: dict[str, Any], now: float) -> None:
+        """A state is published after every event: a higher ``journal_seq`` means new
+        events (so the floor needs no subscription to every table's every event)."""
         view = state.get("view") or {}
         seen.game = str(state.get("game", seen.game))
         seen.round = state.get("round")
-        seen.journal_seq = int(state.get("journal_seq") or 0)
+        journal_seq = int(state.get("journal_seq") or 0)
+        if journal_seq > max(seen.journal_seq, seen.last_seq):
+            seen.last_event = now
+        seen.journal_seq = journal_seq
         seen.simulated = bool(state.get("simulated"))
         seen.state = str(view.get("state", ""))
         seen.next_action = str(view.get("next_action", ""))
@@ -249,9 +255,7 @@ class PitView:
         if reason.is_failure:
             log.error("the broker refused the pit view: %s", reason)
             return
-        topics = [
-            f"{self.prefix}/+/table/+/{kind}" for kind in ("status", "state", "alarm", "event")
-        ]
+        topics = [f"{self.prefix}/+/table/+/{kind}" for kind in ("status", "state", "alarm")]
         client.subscribe([(topic, 1) for topic in topics])
 
     # --- life cycle ---------------------------------------------------------------------
