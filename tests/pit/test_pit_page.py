@@ -1,0 +1,75 @@
+"""The floor page in real headless Chromium (Debian's, never a download): rows per table,
+offline and holds marked, live updates over Server-Sent Events, nothing fetched from
+anywhere but the pit view itself."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pit_helpers import Broker
+
+from controller.app.pit_view import PitView
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+
+
+def _say(view: PitView, table: str, leaf: str, **body: Any) -> None:
+    view.floor.take(f"casino/dunedin/table/{table}/{leaf}", json.dumps({"v": 1, **body}).encode())
+
+
+def test_the_floor_page_shows_every_table_offline_and_holds_and_updates_live(
+    broker: Broker,
+) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
+    view = PitView(broker.url, port=0).start()
+    try:
+        _say(view, "bj-01", "status", status="online", reason="connected", game="blackjack")
+        _say(
+            view,
+            "bj-01",
+            "state",
+            state={
+                "game": "blackjack",
+                "round": 12,
+                "journal_seq": 300,
+                "simulated": "all",
+                "view": {
+                    "state": "hold",
+                    "next_action": "HOLD",
+                    "hold": [{"rule": "9.3", "message": "card before insurance closed"}],
+                },
+            },
+        )
+        _say(view, "bj-02", "status", status="offline", reason="connection lost", game="blackjack")
+        requests: list[str] = []
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+            try:
+                page = browser.new_page()
+                page.on("request", lambda r: requests.append(r.url))
+                page.goto(view.url + "/")
+                page.wait_for_selector('tr[data-table="bj-02"][data-status="offline"]')
+                held = page.locator('tr[data-table="bj-01"]')
+                assert "HOLD rule 9.3: card before insurance closed" in held.inner_text()
+                assert "12" in held.inner_text() and "SIMULATED" in held.inner_text()
+                assert "2 tables, 1 online, 1 on hold" in page.inner_text("#summary")
+                _say(
+                    view,
+                    "bj-01",
+                    "status",
+                    status="offline",
+                    reason="connection lost",
+                    game="blackjack",
+                )
+                page.wait_for_selector('tr[data-table="bj-01"][data-status="offline"]')
+            finally:
+                browser.close()
+    finally:
+        view.close()
+    assert requests and all(url.startswith(view.url) for url in requests), requests
