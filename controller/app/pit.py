@@ -282,10 +282,15 @@ class PitPublisher:
                 if self._stopping.wait(BATCH_SECONDS):
                     break
                 self._wake.clear()
-                self._step()
+                try:
+                    self._step()
+                except Exception:  # the table goes on; the rows wait in the journal
+                    log.exception("the pit publisher failed; trying again in a second")
+                    self._stopping.wait(1.0)
+                    self._wake.set()
             self._flush()
         except Exception:
-            log.exception("the pit publisher failed; the table goes on without it")
+            log.exception("the pit publisher failed while stopping")
         finally:
             self._save_cursor(force=True)
 

@@ -6,6 +6,7 @@ thread does), call `publish(state)` (as the loop does), and check what a subscri
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -310,3 +311,31 @@ def test_tls_and_credentials_come_from_the_config(tmp_path: Path) -> None:
     assert publisher.client._username == b"bj-01"
     assert publisher.client._password == b"s3cret"
     assert publisher.client._ssl is True
+
+
+def test_a_failing_pass_is_logged_and_retried_and_the_table_is_not_stopped(
+    tmp_path: Path, broker: Broker, recorders: Callable[..., Recorder]
+) -> None:
+    config = make_config(tmp_path, "blackjack", "bj-01", broker.url)
+    recorder = recorders(broker.port, f"{BASE}/bj-01/event")
+    with Journal(config.journal_path) as journal:
+        card(journal, "AS")
+        publisher = pit_publisher(config)
+        real = publisher._send_rows
+        failures = [sqlite3.OperationalError("database is locked")]
+
+        def flaky() -> None:
+            if failures:
+                raise failures.pop()
+            real()
+
+        publisher._send_rows = flaky  # type: ignore[method-assign]
+        publisher.start()
+        try:
+            assert publisher.wait_acknowledged(1, 15)
+            card(journal, "KS")
+            publisher.publish(state(2))
+            assert recorder.wait_for(lambda r: seqs(r) == [1, 2])
+        finally:
+            publisher.close()
+    assert failures == []
