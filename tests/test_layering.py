@@ -78,4 +78,5 @@ def test_the_checker_catches_a_violation(tmp_path: Path) -> None:
     assert forbidden("drivers", ROOT / "drivers" / "x.py", "controller.blackjack.machine")
     assert forbidden("drivers", ROOT / "drivers" / "x.py", "sim_hardware.shoe")
     assert not forbidden("drivers", ROOT / "drivers" / "x.py", "controller.ports.CardDrawn")
-    assert not forbidden("controller", ROOT / "controller" / "app" / "x.py", "drivers.serial_device")
+    app = ROOT / "controller" / "app" / "x.py"
+    assert not forbidden("controller", app, "drivers.serial_device")

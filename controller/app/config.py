@@ -35,7 +35,7 @@ from typing import Any
 from controller.blackjack.rules import Variants
 from controller.errors import ConfigError
 from controller.poker.rules import PokerRules
-from drivers.pinmap import PinMap, ConfigLines, parse_pinmap
+from drivers.pinmap import ConfigLines, PinMap, parse_pinmap
 
 GAMES = ("blackjack", "poker")
 
