@@ -191,7 +191,6 @@ class PitPublisher:
         self._saved_at = 0.0  # monotonic, when the cursor was last written
         self.acked_seq = 0  # every row up to here is acknowledged (the cursor, in memory)
         self.acked = threading.Condition()
-        self.published_rows = 0
 
     # --- the controller's side ----------------------------------------------------------
 
@@ -405,7 +404,11 @@ class PitPublisher:
         seq, wall, round_, source, kind, payload_text, actor, digest = row
         payload = json.loads(payload_text)
         self._left[seq] = 0  # the messages below are counted as they are handed over
-        event = self._envelope(seq, wall, round_, source, kind, payload, actor, digest)
+        event = {
+            **self._header(),
+            **{"seq": seq, "wall": wall, "round": round_, "source": source, "kind": kind},
+            **{"payload": payload, "actor": actor, "hash": digest, "redacted": []},
+        }
         private = [f for f in self.private.get(kind, ()) if payload.get(f) is not None]
         if private:
             if self.pit.private_cards == "restricted":
@@ -422,33 +425,6 @@ class PitPublisher:
             self._send(f"{self.base}/alarm", _dumps(alarm), False, seq)
         self._send(f"{self.base}/event", _dumps(event), False, seq)
         self._sent = seq
-        self.published_rows += 1
-
-    def _envelope(
-        self,
-        seq: int,
-        wall: str,
-        round_: int | None,
-        source: str,
-        kind: str,
-        payload: dict[str, Any],
-        actor: str | None,
-        digest: str,
-    ) -> dict[str, Any]:
-        return {
-            "v": SCHEMA_VERSION,
-            "table": self.table_id,
-            "site": self.site,
-            "seq": seq,
-            "wall": wall,
-            "round": round_,
-            "source": source,
-            "kind": kind,
-            "payload": payload,
-            "actor": actor,
-            "hash": digest,
-            "redacted": [],
-        }
 
     def _reveal(self, end_seq: int, round_: int | None) -> dict[str, Any]:
         """The withheld fields of every row since the previous hand's end (rule 11.4(c):
@@ -472,38 +448,17 @@ class PitPublisher:
             fields = {f: payload[f] for f in self.private[kind] if payload.get(f) is not None}
             if fields:
                 cards.append({"seq": seq, "kind": kind, "fields": fields})
-        return {
-            "v": SCHEMA_VERSION,
-            "table": self.table_id,
-            "site": self.site,
-            "seq": end_seq,
-            "round": round_,
-            "rows": cards,
-        }
+        return {**self._header(), "seq": end_seq, "round": round_, "rows": cards}
+
+    def _header(self) -> dict[str, Any]:
+        return {"v": SCHEMA_VERSION, "table": self.table_id, "site": self.site}
 
     def _state_payload(self, state: dict[str, Any]) -> bytes:
-        return _dumps(
-            {
-                "v": SCHEMA_VERSION,
-                "table": self.table_id,
-                "site": self.site,
-                "at": _now(),
-                "state": state,
-            }
-        )
+        return _dumps({**self._header(), "at": _now(), "state": state})
 
     def _status(self, status: str, reason: str) -> bytes:
-        return _dumps(
-            {
-                "v": SCHEMA_VERSION,
-                "table": self.table_id,
-                "site": self.site,
-                "game": self.game,
-                "status": status,
-                "reason": reason,
-                "at": _now(),
-            }
-        )
+        body = {"game": self.game, "status": status, "reason": reason, "at": _now()}
+        return _dumps({**self._header(), **body})
 
     def _last_seq(self) -> int:
         if self._db is None:
