@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench soak fuzz clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -25,6 +25,13 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/wire.py
+
+# The fuzz targets (tests/fuzz) for SECONDS each (stateful game machines twice that);
+# `make fuzz SECONDS=600 FUZZ_REPORT=fuzz.jsonl` for the long local run with figures.
+SECONDS ?= 30
+fuzz: $(STAMP)
+	FUZZ_SECONDS=$(SECONDS) FUZZ_REPORT=$(FUZZ_REPORT) $(BIN)/python -m pytest tests/fuzz \
+		-p no:cacheprovider -q --timeout=0 -ra
 
 clean:
 	rm -rf $(VENV) build *.egg-info
