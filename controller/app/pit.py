@@ -47,7 +47,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.app.config import PitConfig, TableConfig
-from controller.errors import ConfigError
+from controller.errors import ConfigError, TableError
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +78,10 @@ ALARM_KINDS = {
     "DeviceFault": "device",
     "ControllerFault": "fault",
 }
+
+
+class PitError(TableError, OSError):
+    """The pit feed cannot start: its cursor file or the journal cannot be opened."""
 
 
 def _now() -> str:
@@ -203,14 +207,24 @@ class PitPublisher:
     # --- life cycle ---------------------------------------------------------------------
 
     def start(self) -> PitPublisher:
-        self.cursor = Cursor(cursor_path(self.journal_path), f"{self.pit.broker}|{self.base}")
-        self._db = sqlite3.connect(
-            self.journal_path.resolve().as_uri() + "?mode=ro", uri=True, check_same_thread=False
-        )
+        """Open the journal (read-only) and the cursor, then connect in the background: an
+        absent broker never delays the table's start."""
+        try:
+            self._db = sqlite3.connect(
+                self.journal_path.resolve().as_uri() + "?mode=ro",
+                uri=True,
+                check_same_thread=False,
+            )
+            first = self._db.execute("SELECT hash FROM journal WHERE seq = 1").fetchone()
+            # keyed by the journal's first row too: a new journal starts from its row 1
+            key = f"{self.pit.broker}|{self.base}|{first[0] if first else ''}"
+            self.cursor = Cursor(cursor_path(self.journal_path), key)
+        except sqlite3.Error as exc:
+            raise PitError(f"the pit feed cannot open {self.journal_path}: {exc}") from exc
         last = self._last_seq()
         if self.cursor.seq > last:
             log.warning(
-                "pit cursor %d is past the journal's last row %d: a new journal; from 0",
+                "pit cursor %d is past the journal's last row %d: from row 1",
                 self.cursor.seq,
                 last,
             )

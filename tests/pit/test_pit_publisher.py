@@ -339,3 +339,31 @@ def test_a_failing_pass_is_logged_and_retried_and_the_table_is_not_stopped(
         finally:
             publisher.close()
     assert failures == []
+
+
+def test_a_new_journal_at_the_same_path_is_published_from_its_first_row(
+    tmp_path: Path, broker: Broker, recorders: Callable[..., Recorder]
+) -> None:
+    config = make_config(tmp_path, "blackjack", "bj-01", broker.url)
+    recorder = recorders(broker.port, f"{BASE}/bj-01/event")
+    with Journal(config.journal_path) as journal:
+        for text in ("AS", "KH", "7C"):
+            card(journal, text)
+    first = pit_publisher(config).start()
+    try:
+        assert first.wait_acknowledged(3, 10)
+    finally:
+        first.close()
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{config.journal_path}{suffix}").unlink(missing_ok=True)
+    with Journal(config.journal_path) as journal:  # a new journal, longer than the cursor
+        for text in ("2D", "3D", "4D", "5D", "6D"):
+            card(journal, text)
+        second = pit_publisher(config).start()
+        try:
+            assert second.wait_acknowledged(5, 10)
+            assert recorder.wait_for(lambda r: len(seqs(r)) == 8)
+        finally:
+            second.close()
+    assert seqs(recorder) == [1, 2, 3, 1, 2, 3, 4, 5]
+    assert recorder.on("/event")[3]["payload"]["card"] == "2D"
