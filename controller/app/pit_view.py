@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime
 import json
 import logging
 import os
@@ -121,8 +122,13 @@ def _hold_text(view: dict[str, Any]) -> str:
 class Floor:
     """The tables seen on the broker; thread-safe (paho's thread writes, the web reads)."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
         self.clock = clock
+        self.wall = wall
         self.tables: dict[tuple[str, str], TableSeen] = {}
         self.version = 0
         self.changed = threading.Condition()
@@ -134,7 +140,7 @@ class Floor:
         if len(parts) < 5 or parts[-3] != "table":
             return
         site, table_id, kind = parts[-4], parts[-2], parts[-1]
-        if not payload:
+        if kind not in ("status", "state", "alarm", "event") or not payload:
             return  # a cleared retained message
         try:
             body = json.loads(payload)
@@ -152,7 +158,7 @@ class Floor:
                 seen.reason = str(body.get("reason", ""))
                 seen.game = str(body.get("game", seen.game))
             elif kind == "state":
-                self._state(seen, body.get("state", {}), now)
+                self._state(seen, body.get("state", {}), now - self._age(body.get("at")))
             elif kind == "alarm":
                 seen.alarms.appendleft(
                     {
@@ -170,8 +176,6 @@ class Floor:
                 if isinstance(seq, int) and seq > seen.last_seq:
                     seen.last_seq, seen.last_kind = seq, str(body.get("kind", ""))
                     seen.last_event = now
-            else:
-                return
             if kind != "status" or seen.status == "online":
                 seen.last_heard = now
             self.version += 1
@@ -180,8 +184,17 @@ class Floor:
         for listener in listeners:
             listener()
 
+    def _age(self, at: Any) -> float:
+        """Seconds since the table published a state (its ``at``; the floor's clocks are
+        kept by NTP), so a retained state seen at the pit's start has its true age."""
+        try:
+            stamp = datetime.datetime.fromisoformat(str(at)).timestamp()
+        except ValueError:
+            return 0.0
+        return max(0.0, self.wall() - stamp)
+
     @staticmethod
-    def _state(seen: TableSeen, state: dict[str, Any], now: float) -> None:
+    def _state(seen: TableSeen, state: dict[str, Any], at: float) -> None:
         """A state is published after every event: a higher ``journal_seq`` means new
         events (so the floor needs no subscription to every table's every event)."""
         view = state.get("view") or {}
@@ -189,7 +202,7 @@ class Floor:
         seen.round = state.get("round")
         journal_seq = int(state.get("journal_seq") or 0)
         if journal_seq > max(seen.journal_seq, seen.last_seq):
-            seen.last_event = now
+            seen.last_event = at
         seen.journal_seq = journal_seq
         seen.simulated = bool(state.get("simulated"))
         seen.state = str(view.get("state", ""))

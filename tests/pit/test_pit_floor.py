@@ -4,6 +4,7 @@ and the view's reading of the topics."""
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import signal
 import subprocess
@@ -185,3 +186,18 @@ def test_tablectl_pit_refuses_a_bad_broker_url() -> None:
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     assert run(parser.parse_args(["--broker", "http://pit.local"])) == 2
+
+
+def test_a_retained_state_seen_at_start_keeps_its_age_and_other_topics_add_no_table() -> None:
+    floor = Floor(clock=lambda: 500.0, wall=lambda: 1_800_000_030.0)
+    at = datetime.datetime.fromtimestamp(1_800_000_000.0, datetime.UTC).isoformat()
+    floor.take(
+        *_message(
+            "state",
+            at=at,
+            state={"game": "poker", "round": 3, "journal_seq": 9, "view": {"state": "first_round"}},
+        )
+    )
+    floor.take("casino/dunedin/table/dp-02/reveal", b'{"v": 1}')
+    (table,) = floor.snapshot()
+    assert table["last_event_age"] == 30.0 and table["game"] == "poker"
