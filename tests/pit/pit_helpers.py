@@ -42,21 +42,29 @@ def free_port() -> int:
 class Broker:
     """One mosquitto process; `stop` and `start` again keep the port and persistence."""
 
-    def __init__(self, folder: Path, extra: str = "") -> None:
+    def __init__(self, folder: Path, extra: str = "", *, whole: str | None = None) -> None:
+        """``whole``: a complete config of the caller's (its listeners included), used as
+        it stands but for the user and the log lines."""
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         self.conf = folder / "mosquitto.conf"
-        self.conf.write_text(
-            f"listener {self.port} 127.0.0.1\n"
-            f"persistence true\npersistence_location {folder}/\n"
-            "autosave_interval 1\n"
+        ours = (
             f"user {getpass.getuser()}\n"  # as root, keep root: the folder is root's
             "log_dest stderr\nlog_type error\nlog_type warning\nlog_type notice\n"
             "log_type information\n"
-            "max_queued_messages 100000\nmax_inflight_messages 100\n"
-            + (extra or "allow_anonymous true\n")
         )
+        if whole is not None:
+            self.conf.write_text(whole + "\n" + ours)
+        else:
+            self.conf.write_text(
+                f"listener {self.port} 127.0.0.1\n"
+                f"persistence true\npersistence_location {folder}/\n"
+                "autosave_interval 1\n"
+                "max_queued_messages 100000\nmax_inflight_messages 100\n"
+                + ours
+                + (extra or "allow_anonymous true\n")
+            )
         self.proc: subprocess.Popen[str] | None = None
         self._reader: threading.Thread | None = None
         self.url = f"mqtt://127.0.0.1:{self.port}"

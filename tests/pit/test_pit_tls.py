@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from pit_helpers import ROOT, Broker, Recorder, make_config
+from pit_helpers import ROOT, Broker, Recorder, free_port, make_config
 
 from controller.app.pit import pit_publisher
 from controller.journal import Journal
@@ -128,3 +128,57 @@ def test_a_table_publishes_over_tls_with_its_client_certificate(
         finally:
             publisher.close()
     assert watcher.on("/event")[0]["payload"]["card"] == "AS"
+
+
+def test_the_example_broker_config_serves_tables_over_tls_under_the_acl(
+    tmp_path: Path, pki: Path
+) -> None:
+    """deploy/mosquitto/mosquitto.conf as shipped, only its paths and ports changed."""
+    folder = tmp_path / "example"
+    folder.mkdir()
+    passwords = folder / "passwd"
+    subprocess.run(
+        ["mosquitto_passwd", "-b", "-c", str(passwords), "bj-01", "pw-1"],
+        check=True,
+        capture_output=True,
+    )
+    tls_port = free_port()
+    text = (ROOT / "deploy" / "mosquitto" / "mosquitto.conf").read_text()
+    for old, new in {
+        "/etc/mosquitto/tablectl.passwd": str(passwords),
+        "/etc/mosquitto/tablectl.acl": str(ACL),
+        "/etc/mosquitto/certs/floor-ca.crt": str(pki / "ca.crt"),
+        "/etc/mosquitto/certs/broker.crt": str(pki / "broker.crt"),
+        "/etc/mosquitto/certs/broker.key": str(pki / "broker.key"),
+        "/var/lib/mosquitto/": f"{folder}/",
+        "listener 8883": f"listener {tls_port} 127.0.0.1",
+        "listener 1883 127.0.0.1": f"listener {free_port()} 127.0.0.1",
+    }.items():
+        assert old in text, old
+        text = text.replace(old, new)
+    broker = Broker(
+        folder, whole=text.replace("listener 1883 127.0.0.1", f"listener {free_port()} 127.0.0.1")
+    )
+    broker.start()
+    try:
+        config = make_config(
+            tmp_path,
+            "blackjack",
+            "bj-01",
+            f"mqtts://127.0.0.1:{tls_port}",
+            username="bj-01",
+            password="pw-1",
+        )
+        assert config.pit is not None
+        config = dataclasses.replace(
+            config, pit=dataclasses.replace(config.pit, ca_file=str(pki / "ca.crt"))
+        )
+        with Journal(config.journal_path) as journal:
+            journal.append("DeviceLost", {"reason": "test"}, source="shoe", round=0)
+            publisher = pit_publisher(config).start()
+            try:
+                assert publisher.wait_acknowledged(1, 15)
+            finally:
+                publisher.close()
+    finally:
+        broker.kill()
