@@ -264,7 +264,7 @@ def main() -> int:
         own = None if args.broker else Mosquitto(folder)
         broker = args.broker or (own.url if own else "")
         try:
-            result = {
+            result: dict[str, Any] = {
                 "broker": broker,
                 "capacity": capacity(broker, args.rows, folder),
                 "while_playing": while_playing(broker, args.seconds, folder, args.seed),
