@@ -251,6 +251,8 @@ class PitView:
             pit, f"tablectl-pit-{os.getpid()}-{id(self):x}"
         )
         self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.broker_connected = False
         self.client.on_message = lambda client, userdata, msg: self.floor.take(
             msg.topic, bytes(msg.payload)
         )
@@ -268,8 +270,17 @@ class PitView:
         if reason.is_failure:
             log.error("the broker refused the pit view: %s", reason)
             return
+        self.broker_connected = True
+        self._wake()
         topics = [f"{self.prefix}/+/table/+/{kind}" for kind in ("status", "state", "alarm")]
         client.subscribe([(topic, 1) for topic in topics])
+
+    def _on_disconnect(
+        self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
+    ) -> None:
+        """Without the broker every table's status is stale: the page says so."""
+        self.broker_connected = False
+        self._wake()
 
     # --- life cycle ---------------------------------------------------------------------
 
@@ -341,7 +352,9 @@ class PitView:
         await runner.cleanup()
 
     def _body(self) -> str:
-        return json.dumps({"tables": self.floor.snapshot(self.quiet_after)})
+        return json.dumps(
+            {"broker": self.broker_connected, "tables": self.floor.snapshot(self.quiet_after)}
+        )
 
     async def _index(self, request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html")

@@ -68,6 +68,10 @@ def test_the_floor_page_shows_every_table_offline_and_holds_and_updates_live(
                     game="blackjack",
                 )
                 page.wait_for_selector('tr[data-table="bj-01"][data-status="offline"]')
+                page.wait_for_selector('body[data-broker="up"]')
+                broker.stop()  # the pit's own link down: every status shown is stale
+                page.wait_for_selector('body[data-broker="down"]')
+                assert "BROKER UNREACHABLE" in page.inner_text("#broker")
             finally:
                 browser.close()
     finally:

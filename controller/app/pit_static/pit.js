@@ -70,6 +70,10 @@ function render(floor) {
   }
   document.getElementById("summary").textContent =
     tables.length + " tables, " + online + " online, " + holds + " on hold";
+  const broker = document.getElementById("broker");
+  broker.textContent = floor.broker ? "broker connected" : "BROKER UNREACHABLE: statuses are stale";
+  broker.className = floor.broker ? "link-up" : "link-down";
+  document.body.dataset.broker = floor.broker ? "up" : "down";
 }
 
 function connect() {
