@@ -46,7 +46,7 @@ def test_a_bad_config_is_reported_with_its_line(
     bad.write_text(BLACKJACK.read_text().replace("box3 = 16", "box3 = 17"))
     assert io_test.run(parse("--config", str(bad), "--sim")) == 2
     err = capsys.readouterr().err
-    assert "GPIO17 is used twice" in err and f"{bad}, line " in err
+    assert "GPIO17 is used twice" in err and f"{bad}:" in err
 
 
 def test_without_sim_and_without_gpio_it_refuses_and_says_so(
