@@ -153,6 +153,16 @@ class SupervisorAction(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SupervisorPinRefused(Event):
+    """A wrong supervisor PIN (or one tried during a lockout), journaled with who claimed
+    to be the supervisor: surveillance asks "who tried, when, how often"."""
+
+    who: str
+    failures: int
+    locked_for: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DeviceLost(Event):
     """A device stopped answering (cable pulled, port gone, heartbeat overdue)."""
 

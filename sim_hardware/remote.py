@@ -52,10 +52,13 @@ class RemoteHands:
 
     senses_layout = False
 
-    def __init__(self, client: ConsoleClient, shoe: SimulatedShoe, stake: int = 2) -> None:
+    def __init__(
+        self, client: ConsoleClient, shoe: SimulatedShoe, stake: int = 2, pin: str = ""
+    ) -> None:
         self.client = client
         self.shoe = shoe
         self.stake = stake
+        self.pin = pin
 
     def draw(self) -> str:
         return str(self.shoe.draw())
@@ -78,6 +81,5 @@ class RemoteHands:
         self.client.post("/api/console", {"action": action, "args": args, "actor": "dealer"})
 
     def supervisor(self, decision: str, reason: str) -> None:
-        self.client.post(
-            "/api/supervisor", {"who": "test supervisor", "decision": decision, "reason": reason}
-        )
+        body = {"who": "test supervisor", "decision": decision, "reason": reason, "pin": self.pin}
+        self.client.post("/api/supervisor", body)

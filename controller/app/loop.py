@@ -54,6 +54,7 @@ from controller.ports import (
     LockShoe,
     SetLamp,
     SupervisorAction,
+    SupervisorPinRefused,
 )
 
 log = logging.getLogger(__name__)
@@ -262,7 +263,7 @@ class TableLoop:
 
 
 def _actor(event: Event) -> str | None:
-    if isinstance(event, SupervisorAction):
+    if isinstance(event, SupervisorAction | SupervisorPinRefused):
         return event.who
     if isinstance(event, ConsoleAction):
         return event.actor

@@ -45,7 +45,14 @@ from aiohttp import web
 
 from controller.app.config import TableConfig
 from controller.app.supervisor import SupervisorGate
-from controller.ports import ButtonPressed, ConsoleAction, ConsoleButton, Event, SupervisorAction
+from controller.ports import (
+    ButtonPressed,
+    ConsoleAction,
+    ConsoleButton,
+    Event,
+    SupervisorAction,
+    SupervisorPinRefused,
+)
 
 log = logging.getLogger(__name__)
 
@@ -240,6 +247,14 @@ class StatusServer:
         verdict = await loop.run_in_executor(None, self.gate.attempt, pin)  # scrypt: ~50 ms
         if not verdict.accepted:
             log.warning("supervisor action by %r refused: %s", who, verdict.error)
+            self.events.put(
+                SupervisorPinRefused(
+                    source="supervisor",
+                    who=who.strip(),
+                    failures=verdict.failures,
+                    locked_for=verdict.locked_for,
+                )
+            )
             status = 423 if verdict.tries_left == 0 and verdict.locked_for > 0 else 403
             return web.json_response(
                 {

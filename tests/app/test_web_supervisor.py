@@ -19,7 +19,7 @@ from controller.app.config import SupervisorConfig
 from controller.app.supervisor import SupervisorGate, check_pin, hash_pin, parse_hash
 from controller.app.web import StatusServer
 from controller.errors import ConfigError
-from controller.ports import ButtonPressed, ConsoleButton, SupervisorAction
+from controller.ports import ButtonPressed, ConsoleButton, SupervisorAction, SupervisorPinRefused
 
 PIN = "4827"
 STORED = hash_pin(PIN, log2_n=10)
@@ -156,7 +156,11 @@ def test_a_wrong_pin_is_refused_counted_and_locks_out(server: StatusServer) -> N
     assert status == 423 and answer["locked_for"] == 60
     status, answer = call(server, "/api/supervisor", {**ACTION, "pin": PIN})
     assert status == 423 and "locked out" in answer["error"]
-    assert server.events.empty()  # nothing reached the table
+    # no action reached the table; each refusal goes to the journal with who tried
+    refused = [server.events.get_nowait() for _ in range(3)]
+    assert server.events.empty()
+    assert all(isinstance(e, SupervisorPinRefused) and e.who == "Pit boss Hemi" for e in refused)
+    assert [e.failures for e in refused[:2]] == [1, 2] and refused[1].locked_for == 60
     assert call(server, "/api/supervisor")[1]["failures"] == 2
 
 

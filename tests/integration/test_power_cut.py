@@ -42,7 +42,8 @@ def test_sigkill_at_50_points_loses_nothing_and_recovers_exactly(
     client = ConsoleClient(f"http://127.0.0.1:{port}")
     controller = ControllerProcess(write_config(tmp_path, shoe.link.url, port), client)
     rng = random.Random(SEED)
-    dealer = BlackjackDealer(RemoteHands(client, shoe), client.state, rng, insurance_sensors=False)
+    hands = RemoteHands(client, shoe, pin="2468")  # the example config's demo PIN
+    dealer = BlackjackDealer(hands, client.state, rng, insurance_sensors=False)
     state = controller.start()
     kills = 0
     exact = 0
