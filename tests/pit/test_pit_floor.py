@@ -202,3 +202,37 @@ def test_a_retained_state_seen_at_start_keeps_its_age_and_other_topics_add_no_ta
     floor.take("casino/dunedin/table/dp-02/reveal", b'{"v": 1}')
     (table,) = floor.snapshot()
     assert table["last_event_age"] == 30.0 and table["game"] == "poker"
+
+
+def test_a_hung_table_is_offline_within_one_and_a_half_keepalives_then_back_online(
+    tmp_path: Path, broker: Broker
+) -> None:
+    """SIGSTOP: the socket stays open but the table says nothing (a hung Pi, a cut cable
+    behind a switch); the broker gives up on it after 1.5 keepalives (MQTT 3.1.1 §3.1.2.10)
+    and publishes its Last Will. SIGCONT: it reconnects and says online again."""
+    view = PitView(broker.url, port=0).start()
+    config = write_config(tmp_path, "blackjack", "bj-31", broker.url, keepalive=KEEPALIVE)
+    table = DemoTable(config, tmp_path / "bj-31.sqlite", pace=0.3)
+    try:
+        assert view.floor.wait_for(
+            lambda floor: any(t["table"] == "bj-31" and t["status"] == "online" for t in floor),
+            timeout=60,
+        )
+        stopped_at = time.monotonic()
+        table.proc.send_signal(signal.SIGSTOP)
+        try:
+            assert view.floor.wait_for(
+                lambda floor: by_table(floor)["bj-31"]["status"] == "offline",
+                timeout=1.5 * KEEPALIVE + 10,
+            )
+            waited = time.monotonic() - stopped_at
+        finally:
+            table.proc.send_signal(signal.SIGCONT)
+        assert waited <= 1.5 * KEEPALIVE + 2, waited
+        assert by_table(view.floor.snapshot())["bj-31"]["reason"] == "connection lost"
+        assert view.floor.wait_for(
+            lambda floor: by_table(floor)["bj-31"]["status"] == "online", timeout=30
+        )
+    finally:
+        table.stop()
+        view.close()
