@@ -71,7 +71,11 @@ def next_action(table: BlackjackTable) -> str:
         return f"HOLD ({why}): a supervisor must clear the table"
     if table.awaiting_removal:
         paid, rule = table._removals[0]
-        return f"Pay box {paid.number} and remove its cards to the discard rack (rule {rule})"
+        won = sum(p.won for p in table.payouts if p.at_once and p.box == paid.number)
+        return (
+            f"Pay box {paid.number}: {won} won at once (rule {rule}), then remove its cards "
+            "to the discard rack"
+        )
     if state == "round_over":
         if table.shuffle.due:
             return f"Shuffle the shoe (rule {table.shuffle.due}), then press NEXT"

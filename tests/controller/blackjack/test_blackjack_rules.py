@@ -484,7 +484,7 @@ def test_10_1_every_blackjack_paid_before_any_box_draws() -> None:
     s.deal("Ts", "As", "7d", "5c", "Kh")  # box1 15, box2 blackjack, dealer 7
     assert s.table.current_box is not None and s.table.current_box.number == 1
     assert s.table.awaiting_removal  # box 2 is paid before box 1 draws
-    assert s.table.view().next_action.startswith("Pay box 2")
+    assert s.table.view().next_action.startswith("Pay box 2: 6 won at once (rule 10.1)")
     s.deal("3h")  # box 1's card while box 2's blackjack is still on the layout
     assert s.state == "hold" and s.of(Violation)[-1].rule == "10.1"
 
