@@ -19,6 +19,7 @@ COMMANDS = {
     "config": ("controller.app.config_check", "check a table config"),
     "journal": ("controller.app.journal_cli", "verify, export, replay, recall the journal"),
     "pin-hash": ("controller.app.pin_hash", "hash a supervisor PIN for the table config"),
+    "pit": ("controller.app.pit_view", "the floor view: every table seen on the MQTT broker"),
     "sim-shoe": ("controller.app.sim_shoe", "serve a simulated shoe on a pty or TCP port"),
     "shoe-monitor": ("controller.app.shoe_monitor", "watch a shoe's line: cards, status, faults"),
     "rfid-monitor": ("controller.app.rfid_monitor", "watch an RFID reader: tags and cards"),
