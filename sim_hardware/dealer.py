@@ -187,3 +187,118 @@ class BlackjackDealer:
         self._insured.clear()
         self.hands.press("next")
         return "end of round"
+
+
+class PokerDealer:
+    """Deals New Zealand draw poker through the table's devices, one action a step: seats
+    ``players`` players (keyed on the console), shuffles one deck into the shoe before every
+    hand, starts the hand with NEXT, deals, and keys in the players' decisions (random and
+    legal, from what the display offers) and their draws.
+
+    Like a dealer who watches the cards go out, it remembers which card went to which seat
+    (one at a time clockwise from the left of the button, 11.2; replacements to the seat
+    drawing), so each draw names the cards thrown in, as a discard-rack reader would, and
+    the controller follows every hand to the showdown. Players draw 0 to 3 cards, so one
+    deck of 52 never runs out at six seats.
+    """
+
+    def __init__(
+        self,
+        hands: TableHands,
+        state: Callable[[], dict[str, Any]],
+        rng: random.Random,
+        *,
+        players: int = 6,
+        stack: int = 200,
+    ) -> None:
+        self.hands = hands
+        self.state = state
+        self.rng = rng
+        self.players = players
+        self.stack = stack
+        self.rounds_finished = 0
+        self._played = False
+        self._held: dict[int, list[str]] = {}
+        self._dealt = 0
+        self._coming: dict[int, int] = {}  # replacements still owed to each drawing seat
+
+    def step(self) -> str:
+        view = self.state().get("view") or {}
+        state = view.get("state", "")
+        if view.get("hold"):
+            self.hands.supervisor("accept", "scripted dealer: the card stands")
+            return "supervisor clears the hold"
+        if state in ("waiting", "complete"):
+            return self._between_hands(view)
+        if state == "dealing":
+            order = self._deal_order(view)
+            seat = order[self._dealt % len(order)]
+            card = self.hands.draw()
+            self._held.setdefault(seat, []).append(card)
+            self._dealt += 1
+            return f"deal {card} to seat {seat}"
+        if state in ("first_round", "final_round") and view.get("action"):
+            return self._bet(view["action"])
+        if state == "drawing" and view.get("draw"):
+            return self._draw(view["draw"])
+        return f"wait ({state or 'no state yet'})"
+
+    @staticmethod
+    def _deal_order(view: dict[str, Any]) -> list[int]:
+        """Seats in the hand, clockwise from the left of the button."""
+        seats = sorted(s["seat"] for s in view.get("seats", ()) if s["in_hand"])
+        button = view.get("button") or 0
+        return [s for s in seats if s > button] + [s for s in seats if s <= button]
+
+    def _draw(self, draw: dict[str, Any]) -> str:
+        seat = draw["drawer"]
+        owed = draw.get("owed") or 0
+        if owed:
+            card = self.hands.draw()
+            if owed > self._coming.get(seat, 0):  # more owed than the seat threw: a burn
+                return f"burn {card}"
+            self._coming[seat] -= 1
+            self._held.setdefault(seat, []).append(card)
+            return f"deal {card} to seat {seat}"
+        held = self._held.get(seat, [])
+        thrown = self.rng.sample(held, self.rng.choice((0, 1, 2, 3)))
+        for card in thrown:
+            held.remove(card)
+        self._coming[seat] = len(thrown)
+        self.hands.console("discard", seat=seat, count=len(thrown), cards=thrown)
+        return f"seat {seat} draws {len(thrown)}"
+
+    def _between_hands(self, view: dict[str, Any]) -> str:
+        if self._played:
+            self._played = False
+            self.rounds_finished += 1
+        seated = {seat["seat"]: seat["stack"] for seat in view.get("seats", ())}
+        for seat in range(1, self.players + 1):
+            if seat not in seated:
+                self.hands.console("sit", seat=seat, stack=self.stack)
+                return f"seat {seat} sits down with {self.stack}"
+            if seated[seat] < 10:
+                self.hands.console("add_chips", seat=seat, chips=self.stack)
+                return f"seat {seat} buys in again"
+        self.hands.shuffle()
+        self._held.clear()
+        self._coming.clear()
+        self._dealt = 0
+        self.hands.press("next")
+        self._played = True
+        return "shuffle, next hand"
+
+    def _bet(self, action: dict[str, Any]) -> str:
+        seat = action["seat"]
+        roll = self.rng.random()
+        if roll < 0.2 and action.get("can_raise"):
+            self.hands.console("raise_", seat=seat, amount=action["raise_min"])
+            return f"seat {seat} raises {action['raise_min']}"
+        if action.get("can_check"):
+            self.hands.console("check", seat=seat)
+            return f"seat {seat} checks"
+        if roll < 0.85:
+            self.hands.console("call", seat=seat)
+            return f"seat {seat} calls {action['call']}"
+        self.hands.console("fold", seat=seat)
+        return f"seat {seat} folds"

@@ -24,7 +24,9 @@ from controller.app.config import TableConfig, load_config
 from controller.app.table import RunningTable
 from controller.errors import TableError
 from controller.ports import ConsoleAction, SupervisorAction
-from sim_hardware.dealer import BlackjackDealer
+from sim_hardware.dealer import BlackjackDealer, PokerDealer
+
+Dealer = BlackjackDealer | PokerDealer
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +34,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=("blackjack",), default="blackjack")
+    parser.add_argument("--game", choices=("blackjack", "poker"), default="blackjack")
     parser.add_argument(
         "--config",
         type=Path,
@@ -104,9 +106,17 @@ def demo_config(game: str, journal: Path, port: int, path: Path | None = None) -
     return dataclasses.replace(config, journal_path=journal, display_port=port)
 
 
+def make_dealer(table: RunningTable, rng: random.Random) -> Dealer:
+    """The scripted dealer for the table's game, acting through its simulated devices."""
+    hands, state = SimHands(table), lambda: table.state
+    if table.config.game == "poker":
+        return PokerDealer(hands, state, rng, players=6)
+    return BlackjackDealer(hands, state, rng, boxes=(1, 2, 3))
+
+
 def play(
     table: RunningTable,
-    dealer: BlackjackDealer,
+    dealer: Dealer,
     *,
     pace: float,
     stop: threading.Event,
@@ -118,16 +128,18 @@ def play(
         if rounds is not None and dealer.rounds_finished >= rounds:
             break
         done = act(table, dealer)
-        view = table.state.get("view", {})
+        state = table.state
+        view = state.get("view", {})
+        next_step = view.get("next_action") or view.get("state", "")
         print(
-            f"round {view.get('round', '?'):>3}  {done:<34} next: {view.get('next_action', '')}",
+            f"round {state.get('round', '?'):>3}  {done:<34} next: {next_step}",
             file=out,
             flush=True,
         )
         stop.wait(pace)
 
 
-def act(table: RunningTable, dealer: BlackjackDealer) -> str:
+def act(table: RunningTable, dealer: Dealer) -> str:
     """One dealer action, then wait until the table has taken it in (the action reaches
     the queue through a driver: a debounced sensor, a frame on the pty)."""
     seen = table.loop.processed
@@ -166,9 +178,7 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
             file=out,
             flush=True,
         )
-    dealer = BlackjackDealer(
-        SimHands(table), lambda: table.state, random.Random(seed), boxes=(1, 2, 3)
-    )
+    dealer = make_dealer(table, random.Random(seed))
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:

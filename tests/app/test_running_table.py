@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.app.demo import SimHands, act, demo_config
+from controller.app.demo import SimHands, act, demo_config, make_dealer
 from controller.app.devices import shoe_resume
 from controller.app.loop import TableLoop
 from controller.app.table import RunningTable, make_game
@@ -73,3 +73,22 @@ def test_the_demo_config_is_the_example_with_a_temporary_journal(tmp_path: Path)
     config = demo_config("blackjack", tmp_path / "j.sqlite", port=0)
     assert config.journal_path == tmp_path / "j.sqlite"
     assert dataclasses.replace(config, display_port=1).display_port == 1
+
+
+def test_a_poker_table_plays_hands_on_the_simulators(tmp_path: Path) -> None:
+    config = demo_config("poker", tmp_path / "poker.sqlite", port=0)
+    table = RunningTable(config, simulate=True, serve=False, seed=31).start()
+    try:
+        dealer = make_dealer(table, random.Random(32))
+        for _ in range(2000):
+            if dealer.rounds_finished >= 2:
+                break
+            act(table, dealer)
+        assert dealer.rounds_finished >= 2
+    finally:
+        table.stop()
+    with Journal(config.journal_path) as journal:
+        assert journal.verify() > 0
+        kinds = [row.kind for row in journal.entries()]
+    assert kinds.count("HandSettled") >= 2
+    assert not {"ActionRefused", "Violation", "ControllerFault"} & set(kinds)
