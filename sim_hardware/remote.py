@@ -61,7 +61,7 @@ class RemoteHands:
         self.pin = pin
 
     def draw(self) -> str:
-        return str(self.shoe.draw())
+        return str(self.shoe.draw_when_open())
 
     def shuffle(self) -> None:
         self.shoe.load()

@@ -64,6 +64,12 @@ class SimulatedShoe(SimulatedDevice):
     def cards_left(self) -> int:
         return len(self._cards) - self._next
 
+    def draw_when_open(self, timeout: float = 2.0) -> Card:
+        """What a dealer does: wait for the gate to open (the controller's GATE_UNLOCK takes
+        a moment to arrive), then draw. Raises `DeviceRefused` if it stays locked."""
+        self.wait_for(lambda: not self.gate_locked, timeout)
+        return self.draw()
+
     def draw(self) -> Card:
         """Slide the next card out. Raises `DeviceRefused` if the gate is locked or the shoe
         is empty."""

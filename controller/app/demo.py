@@ -70,7 +70,7 @@ class SimHands:
         self.events = table.events
 
     def draw(self) -> str:
-        return str(self.shoe.draw())
+        return str(self.shoe.draw_when_open())
 
     def shuffle(self) -> None:
         self.shoe.load()
@@ -146,9 +146,9 @@ def act(table: RunningTable, dealer: Dealer) -> str:
     done = dealer.step()
     if not done.startswith("wait"):
         if table.devices is not None:
-            table.devices.io.wait_quiet(timeout=2.0)  # debounced inputs have reported
-        table.loop.wait_processed(seen, timeout=2.0)
-    table.loop.wait_idle(timeout=2.0)
+            table.devices.io.wait_quiet(timeout=5.0)  # debounced inputs have reported
+        table.loop.wait_processed(seen, timeout=5.0)
+    table.loop.wait_idle(timeout=5.0)
     return done
 
 

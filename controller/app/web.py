@@ -33,11 +33,9 @@ Bound to localhost by default: the table's own screen runs Chromium in kiosk mod
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import queue
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +43,7 @@ from aiohttp import web
 
 from controller.app.config import TableConfig
 from controller.app.supervisor import SupervisorGate
+from controller.app.webthread import WebThread
 from controller.ports import (
     ButtonPressed,
     ConsoleAction,
@@ -66,7 +65,9 @@ CSP = (
 PAGES = {"/": "index.html", "/surveillance": "surveillance.html"}
 
 
-class StatusServer:
+class StatusServer(WebThread):
+    what = "the status display"
+
     def __init__(
         self,
         events: queue.Queue[Any],
@@ -75,71 +76,22 @@ class StatusServer:
         port: int = 8080,
         gate: SupervisorGate | None = None,
     ) -> None:
+        super().__init__(host, port)
         self.events = events
-        self.host = host
-        self.port = port
         self.gate = gate if gate is not None else SupervisorGate(None)
         self._state: dict[str, Any] = {}
         self._state_text = "{}"
         self._version = 0
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._changed: asyncio.Event | None = None  # set, then replaced, on every new state
-        self._runner: web.AppRunner | None = None
-        self._thread: threading.Thread | None = None
-        self._ready = threading.Event()
-        self._stop: asyncio.Event | None = None
-        self._error: BaseException | None = None
 
     # --- the controller's side ----------------------------------------------------------
 
     def publish(self, state: dict[str, Any]) -> None:
         """Hand the new state to the server (from any thread; never blocks)."""
         text = json.dumps(state, separators=(",", ":"))
-        loop = self._loop
-        if loop is None:
-            self._state, self._state_text = state, text
-            return
-        try:
-            loop.call_soon_threadsafe(self._set_state, state, text)
-        except RuntimeError:  # the server's loop has closed: nobody is watching
-            self._state, self._state_text = state, text
+        if not self.call(self._set_state, state, text):
+            self._state, self._state_text = state, text  # not serving (yet, or any more)
 
-    # --- life cycle ---------------------------------------------------------------------
-
-    def start(self) -> StatusServer:
-        self._thread = threading.Thread(target=self._serve, name="status-server", daemon=True)
-        self._thread.start()
-        self._ready.wait(timeout=10)
-        if self._error is not None:
-            raise OSError(
-                f"cannot serve the status display on {self.host}:{self.port}: {self._error}"
-            ) from self._error
-        log.info("status display on http://%s:%d/", self.host, self.port)
-        return self
-
-    def close(self) -> None:
-        loop, stop = self._loop, self._stop
-        if loop is not None and stop is not None:
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(stop.set)
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-
-    @property
-    def url(self) -> str:
-        return f"http://{self.host}:{self.port}"
-
-    def _serve(self) -> None:
-        try:
-            asyncio.run(self._main())
-        except BaseException as exc:  # reported to start()
-            self._error = exc
-            self._ready.set()
-
-    async def _main(self) -> None:
-        self._loop = asyncio.get_running_loop()
-        self._changed = asyncio.Event()
-        self._stop = asyncio.Event()
+    def build_app(self) -> web.Application:
         app = web.Application()
         app.on_response_prepare.append(_headers)
         app.add_routes(
@@ -153,22 +105,12 @@ class StatusServer:
         )
         app.add_routes([web.get(path, self._page) for path in PAGES])
         app.add_routes([web.static("/static", STATIC)])
-        self._runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=1.0)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port, reuse_address=True)
-        await site.start()
-        if self.port == 0:
-            self.port = self._runner.addresses[0][1]
-        self._ready.set()
-        await self._stop.wait()
-        await self._runner.cleanup()
+        return app
 
     def _set_state(self, state: dict[str, Any], text: str) -> None:
         self._state, self._state_text = state, text
         self._version += 1
-        if self._changed is not None:
-            self._changed.set()
-            self._changed = asyncio.Event()
+        self.wake()
 
     # --- handlers -----------------------------------------------------------------------
 
@@ -189,10 +131,10 @@ class StatusServer:
         await response.prepare(request)
         await response.write(b"retry: 500\n\n")
         seen = -1
-        stop = self._stop
+        stop = self.stopping
         try:
-            while stop is not None and not stop.is_set() and self._changed is not None:
-                changed = self._changed
+            while stop is not None and not stop.is_set() and self.changed is not None:
+                changed = self.changed
                 if self._version != seen:
                     seen = self._version
                     await response.write(f"event: state\ndata: {self._state_text}\n\n".encode())

@@ -62,9 +62,9 @@ class Hands:
     def _settle(self, seen: int) -> None:
         table = self.table
         if table.devices is not None:
-            table.devices.io.wait_quiet(timeout=2.0)
-        table.loop.wait_processed(seen, timeout=2.0)
-        table.loop.wait_idle(timeout=2.0)
+            table.devices.io.wait_quiet(timeout=10.0)
+        table.loop.wait_processed(seen, timeout=10.0)
+        table.loop.wait_idle(timeout=10.0)
 
     def press(self, button: str) -> None:
         seen = self.table.loop.processed
