@@ -30,12 +30,13 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Self, TextIO
 
 from aiohttp import web
 
 from controller.app.config import PitConfig
 from controller.app.pit import make_client
+from controller.app.webthread import WebThread
 from controller.errors import TableError
 
 log = logging.getLogger(__name__)
@@ -226,8 +227,10 @@ class Floor:
             return True
 
 
-class PitView:
+class PitView(WebThread):
     """The floor view: an MQTT subscriber and a web server, each on its own thread."""
+
+    what = "the pit view"
 
     def __init__(
         self,
@@ -241,8 +244,9 @@ class PitView:
         ca_file: str = "",
         quiet_after: float = 60.0,
     ) -> None:
+        super().__init__(host, port)
         self.floor = Floor()
-        self.host, self.port, self.prefix = host, port, prefix
+        self.prefix = prefix
         self.quiet_after = quiet_after
         pit = PitConfig(
             broker=broker, prefix=prefix, username=username, password=password, ca_file=ca_file
@@ -256,12 +260,6 @@ class PitView:
         self.client.on_message = lambda client, userdata, msg: self.floor.take(
             msg.topic, bytes(msg.payload)
         )
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._stop: asyncio.Event | None = None
-        self._changed: asyncio.Event | None = None
-        self._thread: threading.Thread | None = None
-        self._ready = threading.Event()
-        self._error: BaseException | None = None
         self.floor.listeners.append(self._wake)
 
     # --- MQTT ---------------------------------------------------------------------------
@@ -284,12 +282,8 @@ class PitView:
 
     # --- life cycle ---------------------------------------------------------------------
 
-    def start(self) -> PitView:
-        self._thread = threading.Thread(target=self._serve, name="pit-view", daemon=True)
-        self._thread.start()
-        self._ready.wait(timeout=10)
-        if self._error is not None:
-            raise OSError(f"cannot serve the pit view on {self.host}:{self.port}: {self._error}")
+    def start(self) -> Self:
+        super().start()
         self.client.connect_async(self.broker_host, self.broker_port, keepalive=30)
         self.client.loop_start()
         return self
@@ -297,41 +291,13 @@ class PitView:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
-        loop, stop = self._loop, self._stop
-        if loop is not None and stop is not None:
-            loop.call_soon_threadsafe(stop.set)
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-            self._thread = None
-
-    @property
-    def url(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        super().close()
 
     def _wake(self) -> None:
-        loop = self._loop
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._set_changed)
+        """From the MQTT thread: wake every page's stream."""
+        self.call(self.wake)
 
-    def _set_changed(self) -> None:
-        """Wake every page's stream (each waits on the event of its moment)."""
-        if self._changed is not None:
-            self._changed.set()
-            self._changed = asyncio.Event()
-
-    # --- web ----------------------------------------------------------------------------
-
-    def _serve(self) -> None:
-        try:
-            asyncio.run(self._main())
-        except BaseException as exc:  # reported to start()
-            self._error = exc
-            self._ready.set()
-
-    async def _main(self) -> None:
-        self._loop = asyncio.get_running_loop()
-        self._stop = asyncio.Event()
-        self._changed = asyncio.Event()
+    def build_app(self) -> web.Application:
         app = web.Application()
         app.add_routes(
             [
@@ -341,15 +307,7 @@ class PitView:
                 web.static("/static", STATIC),
             ]
         )
-        runner = web.AppRunner(app, handle_signals=False)
-        await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
-        await site.start()
-        if self.port == 0:
-            self.port = runner.addresses[0][1]
-        self._ready.set()
-        await self._stop.wait()
-        await runner.cleanup()
+        return app
 
     def _body(self) -> str:
         return json.dumps(
@@ -369,10 +327,10 @@ class PitView:
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
         )
         await response.prepare(request)
-        stop = self._stop
+        stop = self.stopping
         try:
-            while stop is not None and self._changed is not None and not stop.is_set():
-                changed = self._changed
+            while stop is not None and self.changed is not None and not stop.is_set():
+                changed = self.changed
                 await response.write(f"event: floor\ndata: {self._body()}\n\n".encode())
                 try:
                     await asyncio.wait_for(changed.wait(), timeout=1.0)
