@@ -26,6 +26,12 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/wire.py
 
+# A simulated table through injected faults for SOAK_SECONDS (tools/soak.py --help for
+# the rates); prints the figures and fails if anything was lost, doubled or unbalanced.
+SOAK_SECONDS ?= 600
+soak: $(STAMP)
+	$(BIN)/python tools/soak.py --seconds $(SOAK_SECONDS) $(SOAK_ARGS)
+
 # The fuzz targets (tests/fuzz) for SECONDS each (stateful game machines twice that);
 # `make fuzz SECONDS=600 FUZZ_REPORT=fuzz.jsonl` for the long local run with figures.
 SECONDS ?= 30
