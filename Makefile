@@ -23,8 +23,9 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy firmware_bridge drivers controller sim_hardware
 
+# Every benchmark in bench/ in one table (bench/run_all.py; results in bench/results/).
 bench: $(STAMP)
-	$(BIN)/python bench/wire.py
+	$(BIN)/python bench/run_all.py $(BENCH_ARGS)
 
 # A simulated table through injected faults for SOAK_SECONDS (tools/soak.py --help for
 # the rates); prints the figures and fails if anything was lost, doubled or unbalanced.

@@ -13,6 +13,7 @@ Target (issue 4): at least 3,000 one-box rounds per second on one core.
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from collections.abc import Callable
 
@@ -83,11 +84,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=50_000)
     parser.add_argument("--boxes", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     per_round = triggers_per_round(min(args.rounds, 5000), args.boxes)
     result = simulate(args.rounds, seed=2026, boxes=args.boxes)
     floor = baseline(args.rounds, per_round)
     table_rate = result.rounds_per_second
+    if args.json:
+        print(json.dumps({
+            "rounds": args.rounds, "boxes": args.boxes, "triggers_per_round": per_round,
+            "table_rounds_per_second": table_rate, "transitions_rounds_per_second": floor,
+            "target_rounds_per_second": TARGET if args.boxes == 1 else None,
+            "met": table_rate >= TARGET if args.boxes == 1 else None,
+        }))  # fmt: skip
+        return 0
     print(f"blackjack, {args.boxes} box(es), {args.rounds:,} rounds, one core")
     print(f"  {'':34} {'rounds/s':>10} {'us/round':>9}")
     print(f"  {'BlackjackTable (rules + events)':34} {table_rate:>10,.0f} {1e6 / table_rate:>9.1f}")

@@ -9,6 +9,7 @@ because that is what the showdown would have to do. Peers that are not installed
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -68,16 +69,24 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     hands = [rng.sample(DECK, 5) for _ in range(args.hands)]
+    rates: dict[str, float | str] = {}
     for name, evaluate in _peers().items():
         if isinstance(evaluate, str):
-            print(f"{name:28} {evaluate}")
+            rates[name] = evaluate
+            if not args.json:
+                print(f"{name:28} {evaluate}")
             continue
         sample = hands if "pokerkit" not in name else hands[: max(1, len(hands) // 20)]
         rate = measure(evaluate, sample, time.perf_counter)
-        print(f"{name:28} {rate:>12,.0f} evaluations/s  ({len(sample):,} hands)")
+        rates[name] = rate
+        if not args.json:
+            print(f"{name:28} {rate:>12,.0f} evaluations/s  ({len(sample):,} hands)")
+    if args.json:
+        print(json.dumps({"hands": args.hands, "evaluations_per_second": rates}))
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ showdown. The target (issue 5) is at least five times pokerkit's rate.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import time
 import warnings
@@ -86,9 +87,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, default=6)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     ours = simulate(args.hands, args.seed, args.players)
     theirs = pokerkit_hands(args.hands, args.seed, args.players)
+    if args.json:
+        ratio_ = None if theirs is None else ours.hands_per_second / theirs
+        print(json.dumps({
+            "hands": args.hands, "players": args.players,
+            "controller_hands_per_second": ours.hands_per_second,
+            "pokerkit_hands_per_second": theirs, "ratio": ratio_, "target_ratio": TARGET,
+            "met": None if ratio_ is None else ratio_ >= TARGET,
+        }))  # fmt: skip
+        return
     print(f"{args.hands} complete {args.players}-player five-card draw hands")
     print(f"  controller.poker   {ours.hands_per_second:>10,.0f} hands/s")
     if theirs is None:
