@@ -168,7 +168,8 @@ class PokerTable:
     def start_hand(self, button: int | None = None) -> list[Output]:
         """Place (or move) the button, post the live blinds, and open the deal."""
         self.verify_start_hand()
-        report = self.audit.shoe_end() if self.audit.cards_seen else None
+        ended = self.audit.shoe_end()  # journaled only when a card was one too many:
+        report = None if ended.reconciled else ended  # the stub is no news, and private
         self._clear_hand()
         occupied = {s for s, chips in self.stacks.items() if chips > 0}
         seats = self.rules.seats

@@ -10,7 +10,7 @@ from __future__ import annotations
 from poker_support import deal, flat_call, shoe, table_with, unseen
 
 from controller.poker.records import Violation
-from controller.poker.table import PokerTable
+from controller.poker.table import Decision, PokerTable
 from controller.ports import LockShoe
 from controller.shoe_audit import POKER_RULE, ShoeReport
 
@@ -37,15 +37,25 @@ def test_11_2_a_dealt_card_drawn_again_in_the_draw_is_a_foreign_card() -> None:
     assert table.hold is not None and table.hold.rule == "11.2"
 
 
-def test_11_2_the_shoe_end_report_comes_with_the_next_shuffle() -> None:
+def test_11_2_a_clean_deck_reports_nothing_at_the_next_shuffle() -> None:
     table = to_the_draw()
     while table.state == "drawing" and table.draw is not None and table.draw.drawer:
         table.discard(table.draw.drawer, 0)
     flat_call(table)
     assert table.state == "complete"
     out = table.start_hand()
-    reports = [r for r in out if isinstance(r, ShoeReport)]
-    assert len(reports) == 1
-    assert reports[0].cards_seen == 20 and reports[0].reconciled
-    assert reports[0].unseen_cards == 32
+    assert not [r for r in out if isinstance(r, ShoeReport)]  # the stub is private news
     assert table.audit.cards_seen == 0
+
+
+def test_11_2_the_shoe_end_report_names_the_extra_card_at_the_next_shuffle() -> None:
+    table = to_the_draw()
+    table.discard(2, 1, table.hands[2][:1])
+    shoe(table, unseen(table)[0])  # the burn
+    again = table.hands[3][0]
+    shoe(table, again)  # one copy too many: HOLD
+    table.supervisor_clear("pit boss", Decision.VOID_HAND)
+    out = table.start_hand()
+    reports = [r for r in out if isinstance(r, ShoeReport)]
+    assert len(reports) == 1 and reports[0].extra == ((str(again), 1),)
+    assert not reports[0].reconciled
