@@ -184,6 +184,7 @@ class Soak:
         self.steps = 0
         self.out_of_order_due = False
         self.held_cards = 0
+        self.stuck = False
         self.out = LineFaults(
             random.Random(seed + 1),
             corrupt=rates.corrupt,
@@ -306,14 +307,17 @@ class Soak:
             self.faults["out_of_order_shoe_empty"] += 1
 
     def _finish(self, state: dict[str, Any]) -> None:
-        """Play on without faults until the round in progress is over."""
-        for _ in range(400):
+        """Play on without faults until the round in progress is over (two minutes at
+        most: a table still not there is counted as stuck)."""
+        deadline = time.monotonic() + 120.0
+        while time.monotonic() < deadline:
             view = state.get("view") or {}
             if view.get("state") in ("round_over", "betting"):
                 return
             seen = state.get("journal_seq", 0)
             self._dealer_step()
             state = settle(self.client, seen)
+        self.stuck = True
 
     # --- the figures --------------------------------------------------------------------------
 
@@ -402,6 +406,8 @@ class Soak:
             problems.append(
                 f"{faults['sigkill']} SIGKILLs but {kinds['TableStarted']} TableStarted rows"
             )
+        if self.stuck:
+            problems.append("the table did not finish its last round within two minutes")
         if faults["cable_not_recovered_30s"]:
             problems.append(f"{faults['cable_not_recovered_30s']} cable pulls not recovered")
         return problems
