@@ -1,11 +1,36 @@
-"""Shared fixtures. An autouse guard fails any test that leaks a thread (pymodbus habit)."""
+"""Shared fixtures: a guard that fails any test leaking a thread (pymodbus habit), and the
+session's one browser."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's package: .ci/run installs it, never a download
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """One headless Chromium for the whole run, driven by Playwright. Playwright's sync API
+    allows one running instance per thread, so every browser test shares this one."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
 
 
 @pytest.fixture(autouse=True)

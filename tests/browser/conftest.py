@@ -7,21 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import CHROMIUM, LAUNCH_ARGS, Hands, table_config
+from browser_support import Hands, table_config
 
 from controller.app.table import RunningTable
-
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

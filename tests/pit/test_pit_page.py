@@ -5,16 +5,11 @@ anywhere but the pit view itself."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
-import pytest
 from pit_helpers import Broker
 
 from controller.app.pit_view import PitView
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 
 
 def _say(view: PitView, table: str, leaf: str, **body: Any) -> None:
@@ -22,11 +17,8 @@ def _say(view: PitView, table: str, leaf: str, **body: Any) -> None:
 
 
 def test_the_floor_page_shows_every_table_offline_and_holds_and_updates_live(
-    broker: Broker,
+    broker: Broker, browser: Any
 ) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
     view = PitView(broker.url, port=0).start()
     try:
         _say(view, "bj-01", "status", status="online", reason="connected", game="blackjack")
@@ -48,32 +40,30 @@ def test_the_floor_page_shows_every_table_offline_and_holds_and_updates_live(
         )
         _say(view, "bj-02", "status", status="offline", reason="connection lost", game="blackjack")
         requests: list[str] = []
-        with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-            try:
-                page = browser.new_page()
-                page.on("request", lambda r: requests.append(r.url))
-                page.goto(view.url + "/")
-                page.wait_for_selector('tr[data-table="bj-02"][data-status="offline"]')
-                held = page.locator('tr[data-table="bj-01"]')
-                assert "HOLD rule 9.3: card before insurance closed" in held.inner_text()
-                assert "12" in held.inner_text() and "SIMULATED" in held.inner_text()
-                assert "2 tables, 1 online, 1 on hold" in page.inner_text("#summary")
-                _say(
-                    view,
-                    "bj-01",
-                    "status",
-                    status="offline",
-                    reason="connection lost",
-                    game="blackjack",
-                )
-                page.wait_for_selector('tr[data-table="bj-01"][data-status="offline"]')
-                page.wait_for_selector('body[data-broker="up"]')
-                broker.stop()  # the pit's own link down: every status shown is stale
-                page.wait_for_selector('body[data-broker="down"]')
-                assert "BROKER UNREACHABLE" in page.inner_text("#broker")
-            finally:
-                browser.close()
+        page = browser.new_page()
+        try:
+            page.on("request", lambda r: requests.append(r.url))
+            page.goto(view.url + "/")
+            page.wait_for_selector('tr[data-table="bj-02"][data-status="offline"]')
+            held = page.locator('tr[data-table="bj-01"]')
+            assert "HOLD rule 9.3: card before insurance closed" in held.inner_text()
+            assert "12" in held.inner_text() and "SIMULATED" in held.inner_text()
+            assert "2 tables, 1 online, 1 on hold" in page.inner_text("#summary")
+            _say(
+                view,
+                "bj-01",
+                "status",
+                status="offline",
+                reason="connection lost",
+                game="blackjack",
+            )
+            page.wait_for_selector('tr[data-table="bj-01"][data-status="offline"]')
+            page.wait_for_selector('body[data-broker="up"]')
+            broker.stop()  # the pit's own link down: every status shown is stale
+            page.wait_for_selector('body[data-broker="down"]')
+            assert "BROKER UNREACHABLE" in page.inner_text("#broker")
+        finally:
+            page.close()
     finally:
         view.close()
     assert requests and all(url.startswith(view.url) for url in requests), requests
