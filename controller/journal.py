@@ -127,11 +127,16 @@ def decode_event(entry: Entry) -> ports.Event | None:
     cls = EVENT_TYPES.get(entry.kind)
     if cls is None:
         return None
-    values = {
-        name: _FIELD_PARSERS[name](value) if name in _FIELD_PARSERS else value
-        for name, value in entry.payload.items()
-    }
-    return cls(**values)
+    try:
+        values = {
+            name: _FIELD_PARSERS[name](value) if name in _FIELD_PARSERS else value
+            for name, value in entry.payload.items()
+        }
+        return cls(**values)
+    except (TypeError, ValueError, AttributeError) as exc:  # CardError is a ValueError
+        raise JournalError(
+            f"journal row {entry.seq}: its payload is not a {entry.kind}: {exc}"
+        ) from exc
 
 
 Row = tuple[str, dict[str, Any], str, "int | None", "str | None"]
@@ -187,7 +192,7 @@ class Journal:
             row = self._db.execute(
                 "SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1"
             ).fetchone()
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, ValueError) as exc:  # ValueError: text that is not UTF-8
             raise JournalError(f"cannot open the journal {self.path}: {exc}") from exc
         self.last_seq: int = row[0] if row else 0
         self.last_hash: str = row[1] if row else GENESIS
@@ -257,11 +262,15 @@ class Journal:
         if round is not None:
             query += " AND round = ?"
             args.append(round)
-        for row in self._db.execute(query + " ORDER BY seq", args):
-            seq, wall, mono, round_, source, kind, payload, actor, prev_hash, digest = row
-            yield Entry(
-                seq, wall, mono, round_, source, kind, json.loads(payload), actor, prev_hash, digest
-            )
+        try:
+            for row in self._db.execute(query + " ORDER BY seq", args):
+                seq, wall, mono, round_, source, kind, payload, actor, prev_hash, digest = row
+                yield Entry(
+                    seq, wall, mono, round_, source, kind, json.loads(payload), actor, prev_hash,
+                    digest,
+                )  # fmt: skip
+        except (sqlite3.Error, TypeError, ValueError) as exc:
+            raise JournalError(f"the journal {self.path} cannot be read: {exc}") from exc
 
     def rounds(self) -> list[int]:
         rows = self._db.execute(
@@ -271,26 +280,43 @@ class Journal:
 
     def verify(self) -> int:
         """Check the whole chain; returns the number of rows. Raises `JournalCorrupt`
-        naming the first row that is changed, missing, inserted or out of place."""
+        naming the first row that is changed, missing, inserted or out of place, or
+        `JournalError` when SQLite cannot read the file at all."""
         prev = GENESIS
         expected_seq = None
         count = 0
-        for row in self._db.execute("SELECT * FROM journal ORDER BY rowid"):
-            seq, wall, mono, round_, source, kind, payload_text, actor, prev_hash, digest = row
-            count += 1
-            if expected_seq is not None and seq != expected_seq:
-                raise JournalCorrupt(seq, f"follows row {expected_seq - 1}: rows missing or moved")
-            expected_seq = seq + 1
-            if prev_hash != prev:
-                raise JournalCorrupt(
-                    seq, "does not follow the row before it (deleted, inserted or swapped rows)"
-                )
-            try:
-                payload = json.loads(payload_text)
-            except ValueError:
-                raise JournalCorrupt(seq, "payload is not JSON") from None
-            fields = [seq, wall, mono, round_, source, kind, payload, actor]
-            if row_hash(prev_hash, fields) != digest:
-                raise JournalCorrupt(seq, "content changed since it was written")
-            prev = digest
+        try:
+            for row in self._db.execute("SELECT * FROM journal ORDER BY rowid"):
+                seq = row[0]
+                count += 1
+                if expected_seq is not None and seq != expected_seq:
+                    raise JournalCorrupt(
+                        seq, f"follows row {expected_seq - 1}: rows missing or moved"
+                    )
+                expected_seq = seq + 1
+                prev = _check_row(row, prev)
+        except sqlite3.Error as exc:
+            raise JournalError(f"the journal {self.path} is damaged: {exc}") from exc
+        except TypeError as exc:  # a column of the wrong type (a rowid that is not a number)
+            raise JournalCorrupt(
+                expected_seq or 0, f"a column holds the wrong type: {exc}"
+            ) from exc
         return count
+
+
+def _check_row(row: tuple[Any, ...], prev: str) -> str:
+    """Check one row against the hash before it; return its own hash."""
+    seq, wall, mono, round_, source, kind, payload_text, actor, prev_hash, digest = row
+    if prev_hash != prev:
+        raise JournalCorrupt(
+            seq, "does not follow the row before it (deleted, inserted or swapped rows)"
+        )
+    try:
+        payload = json.loads(payload_text)
+        fields = [seq, wall, mono, round_, source, kind, payload, actor]
+        intact = row_hash(prev_hash, fields) == digest
+    except (TypeError, ValueError):  # not JSON, not text, a value JSON cannot hold
+        raise JournalCorrupt(seq, "a column holds what was never written there") from None
+    if not intact:
+        raise JournalCorrupt(seq, "content changed since it was written")
+    return str(digest)

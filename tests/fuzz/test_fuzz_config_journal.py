@@ -6,12 +6,10 @@ or `JournalCorrupt`, which names the row)."""
 from __future__ import annotations
 
 import contextlib
-import os
 import sqlite3
 import tempfile
 from pathlib import Path
 
-import pytest
 from fuzzing import FUZZ, Counter, run_for
 from hypothesis import given
 from hypothesis import strategies as st
@@ -78,16 +76,8 @@ def test_fuzz_config_files_raise_only_config_error() -> None:
 
 # --- journal rows -------------------------------------------------------------------------
 
-# Found by these targets (see the hardening note): controller/journal.py lets other
-# errors out. Until it wraps them, the two targets are strict xfails (an XPASS fails the
-# run: remove the marker then); FUZZ_TOLERATE_KNOWN=1 tolerates exactly these errors so a
-# long run looks for anything else.
-KNOWN_ROW_GAPS = (TypeError, ValueError, AttributeError)  # decode_event: cls(**payload)
-KNOWN_FILE_GAPS = (sqlite3.Error, TypeError, ValueError)  # verify: damaged page, type, text
-TOLERATE = os.environ.get("FUZZ_TOLERATE_KNOWN") == "1"
-known_gap = pytest.mark.xfail(
-    not TOLERATE, reason="controller/journal.py lets non-JournalError errors out", strict=True
-)
+# Found by these targets: controller/journal.py once let TypeError, ValueError and
+# sqlite3 errors out of decode_event and verify; it now wraps them in JournalError.
 
 
 json_values = st.recursive(
@@ -117,14 +107,9 @@ def check_decode_event(kind: str, payload: dict[str, object]) -> None:
         event = decode_event(entry)
     except JournalError:
         return
-    except KNOWN_ROW_GAPS:
-        if TOLERATE:
-            return
-        raise
     assert event is None or isinstance(event, ports.Event)
 
 
-@known_gap
 def test_fuzz_journal_rows_decode_or_raise_journal_error() -> None:
     assert run_for("journal rows", check_decode_event, row_count) > 0
 
@@ -173,11 +158,7 @@ def check_corrupted_journal(spots: list[tuple[int, int]], cut: int | None) -> No
                 journal.verify()
         except JournalError:
             pass
-        except KNOWN_FILE_GAPS:
-            if not TOLERATE:
-                raise
 
 
-@known_gap
 def test_fuzz_journal_verify_on_damaged_files() -> None:
     assert run_for("journal files", check_corrupted_journal, file_count) > 0
