@@ -153,6 +153,8 @@ class BlackjackDealer:
             return "stand"
         if len(hand["cards"]) < 2:
             return f"deal {self.hands.draw()} to the split hand"
+        if hand.get("doubled"):  # doubled (by this dealer or a stray DOUBLE): one card
+            return f"deal {self.hands.draw()} to the doubled hand"
         total, soft = hard_total(hand["total"])
         if buttons.get("split") and self.rng.random() < 0.3:
             self.hands.press("split")
