@@ -64,6 +64,7 @@ from sim_hardware.testbed import ControllerProcess, free_port, settle, write_con
 log = logging.getLogger("soak")
 
 FOREIGN = Card.parse("As")
+STALL_SECONDS = 120.0  # a round that lasts longer is stuck (rounds take seconds)
 PIN = "2468"  # examples/blackjack-table.toml [supervisor]: the demo PIN
 NO_CARD_STATES = ("round_over", "betting", "insurance", "insurance_settlement", "settlement")
 
@@ -185,6 +186,7 @@ class Soak:
         self.out_of_order_due = False
         self.held_cards = 0
         self.stuck = False
+        self.stalls = 0
         self.out = LineFaults(
             random.Random(seed + 1),
             corrupt=rates.corrupt,
@@ -213,8 +215,14 @@ class Soak:
         try:
             state = self.controller.start(timeout=60)
             deadline = time.monotonic() + self.seconds
+            round_no, since = state.get("round"), time.monotonic()
             while time.monotonic() < deadline:
                 state = self._step(state)
+                if state.get("round") != round_no:
+                    round_no, since = state.get("round"), time.monotonic()
+                elif time.monotonic() - since > STALL_SECONDS:
+                    self.stalls += 1  # one round for two minutes: the table is stuck
+                    since = time.monotonic()
             self._finish(state)
             self.shoe.wait_until_acknowledged(30.0)
             self.hands.close_shoe()
@@ -406,6 +414,8 @@ class Soak:
             problems.append(
                 f"{faults['sigkill']} SIGKILLs but {kinds['TableStarted']} TableStarted rows"
             )
+        if self.stalls:
+            problems.append(f"{self.stalls} times a round lasted over {STALL_SECONDS:.0f} s")
         if self.stuck:
             problems.append("the table did not finish its last round within two minutes")
         if faults["cable_not_recovered_30s"]:
