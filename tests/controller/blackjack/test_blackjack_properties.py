@@ -19,15 +19,28 @@ from bj_script import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.blackjack.machine import BlackjackTable
 from controller.blackjack.records import HoldDecision, Violation
 from controller.blackjack.rules import DealerBlackjackTakes, DoubleOn, Variants
 from controller.blackjack.settlement import Kind, check_balance
-from controller.cards import DECK
+from controller.cards import DECK, Card
 from controller.ports import ConsoleButton
 
 CARDS = [str(c) for c in DECK]
 # Small cards and aces often, so that splits, doubles, blackjacks and soft hands happen.
 card_text = st.one_of(st.sampled_from(CARDS), st.sampled_from(["As", "Ah", "8d", "Td", "5c"]))
+
+
+def legal_card(data: st.DataObject, table: BlackjackTable) -> str:
+    """A card the shoe can still hold: no more of any card than its decks have (3.3); more
+    would be a foreign card, which only the rogue examples deal."""
+    text = data.draw(card_text)
+    decks = table.variants.decks
+    if table.audit.count(Card.parse(text)) >= decks:
+        left = [c for c in CARDS if table.audit.count(Card.parse(c)) < decks]
+        text = data.draw(st.sampled_from(left))
+    return text
+
 
 variants = st.builds(
     Variants,
@@ -69,7 +82,7 @@ def play(script: ScriptedTable, data: st.DataObject, rogue: bool, boxes: list[in
             else:
                 script.press(NEXT)
         elif state in ("no_more_bets", "initial_deal", "dealer_second", "dealer_drawing"):
-            script.deal(data.draw(card_text))
+            script.deal(legal_card(data, table))
         elif state == "insurance":
             choice = data.draw(st.integers(0, 3))
             if choice == 0:
@@ -83,7 +96,7 @@ def play(script: ScriptedTable, data: st.DataObject, rogue: bool, boxes: list[in
         elif state == "boxes_acting":
             action = data.draw(st.sampled_from(["card", "card", NEXT, DOUBLE, SPLIT]))
             if action == "card":
-                script.deal(data.draw(card_text))
+                script.deal(legal_card(data, table))
             else:
                 script.press(action)  # type: ignore[arg-type]
         elif state == "insurance_settlement":
