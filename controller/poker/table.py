@@ -522,6 +522,9 @@ class PokerTable:
             return out + self._pay([], returns, 0, (), void=True)
         if self.state in ("dealing", "drawing"):
             out.append(UnlockShoe())  # cards are due again; otherwise the gate stays locked
+        if card is not None and any(card in held for held in self.hands.values()):
+            card = None  # a second copy (11.2) cannot stand in a hand of five different
+            # cards (11.4(c)): it is set aside, dead, and the seat is still owed its card
         if card is not None:
             if self.state == "dealing":
                 self._deal(card)

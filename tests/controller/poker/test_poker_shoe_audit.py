@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from poker_support import deal, flat_call, shoe, table_with, unseen
 
+from controller.cards import Card
 from controller.poker.records import Violation
 from controller.poker.table import Decision, PokerTable
 from controller.ports import LockShoe
@@ -59,3 +60,21 @@ def test_11_2_the_shoe_end_report_names_the_extra_card_at_the_next_shuffle() -> 
     reports = [r for r in out if isinstance(r, ShoeReport)]
     assert len(reports) == 1 and reports[0].extra == ((str(again), 1),)
     assert not reports[0].reconciled
+
+
+def test_11_2_an_accepted_second_copy_is_set_aside_and_the_seat_still_gets_a_card() -> None:
+    """Found by the stateful fuzzing: a duplicate accepted into a hand made a four-card hand
+    after a discard, and a showdown that could not evaluate it."""
+    table = table_with({1: 100, 2: 100})
+    table.start_hand(button=1)
+    first = table.in_hand[0]
+    shoe(table, Card.parse("2s"))
+    out = shoe(table, Card.parse("2s"))  # a second 2s from a one-deck shoe: HOLD
+    assert [r.rule for r in out if isinstance(r, Violation)] == ["11.2"]
+    table.supervisor_clear("pit boss", Decision.ACCEPT)
+    assert [str(c) for c in table.hands[first]] == ["2s"]
+    assert all(len(cards) == 0 for seat, cards in table.hands.items() if seat != first)
+    rest = iter(c for c in unseen(table) if c != Card.parse("2s"))
+    while table.state == "dealing":
+        shoe(table, next(rest))
+    assert all(len(set(cards)) == 5 for cards in table.hands.values())
