@@ -187,6 +187,7 @@ class Soak:
         self.held_cards = 0
         self.stuck = False
         self.stalls = 0
+        self.empty_shoes = 0
         self.out = LineFaults(
             random.Random(seed + 1),
             corrupt=rates.corrupt,
@@ -248,6 +249,13 @@ class Soak:
         if roll < rates.button:
             button = rng.choice(list(ConsoleButton))
             self.faults[f"button_{button.value}"] += 1
+            view = state.get("view") or {}
+            if (
+                button is ConsoleButton.NEXT
+                and view.get("state") == "round_over"
+                and view.get("shuffle_due")
+            ):
+                self.hands.shuffle()  # NEXT here says "shuffled" (7.1): so it had better be
             self.client.post("/api/console", {"button": button.value})
             return settle(self.client, seen)
         roll -= rates.button
@@ -272,6 +280,9 @@ class Soak:
             return self.dealer.step()
         except DeviceRefused as exc:  # the gate is still locked (a command on its way)
             log.debug("dealer: %s", exc)
+            if self.shoe.cards_left == 0:  # the shuffle was missed: counted, and reloaded
+                self.empty_shoes += 1
+                self.hands.shuffle()
             return "wait (gate)"
 
     def _restart(self) -> dict[str, Any]:
@@ -414,6 +425,8 @@ class Soak:
             problems.append(
                 f"{faults['sigkill']} SIGKILLs but {kinds['TableStarted']} TableStarted rows"
             )
+        if self.empty_shoes:
+            problems.append(f"the shoe ran empty {self.empty_shoes} times (no shuffle due)")
         if self.stalls:
             problems.append(f"{self.stalls} times a round lasted over {STALL_SECONDS:.0f} s")
         if self.stuck:
