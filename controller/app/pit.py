@@ -66,6 +66,7 @@ PRIVATE_FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
         "CardDrawn": ("card",),
         "DrawTaken": ("discards",),
         "ReshuffleAllowed": ("cards",),
+        "ShoeReport": ("extra", "unseen"),  # they name cards
         "Violation": ("card",),
     },
 }

@@ -21,7 +21,7 @@ a million rounds through this class.
 from __future__ import annotations
 
 import logging
-from typing import Any, cast
+from typing import Any
 
 from transitions import Machine
 
@@ -199,13 +199,13 @@ class BlackjackTable(RulesActions):
 
     def shoe_shuffled(self) -> None:
         """The dealer shuffled the shoe (7.1b, in the middle of closing bets)."""
-        self._out.append(cast("Output", self.audit.shoe_end()))
+        self._out.append(self.audit.shoe_end())
         self.shuffle.shuffled()
 
     def _new_round(self) -> None:
         """A shuffle due under 7.1 happens here: report the shoe's end first (3.3)."""
         if self.shuffle.due:
-            self._out.append(cast("Output", self.audit.shoe_end()))
+            self._out.append(self.audit.shoe_end())
         super()._new_round()
 
     # --- cards ----------------------------------------------------------------------------

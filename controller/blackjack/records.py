@@ -11,6 +11,7 @@ from enum import StrEnum
 
 from controller.blackjack.settlement import Payout
 from controller.ports import Command
+from controller.shoe_audit import ShoeReport
 
 __all__ = [
     "Doubled",
@@ -144,4 +145,5 @@ Output = (
     | RemovalConfirmed
     | ShuffleDue
     | RoundSettled
+    | ShoeReport
 )

@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import cast
 
 from controller.cards import Card
 from controller.errors import BalanceError, IllegalAction
@@ -53,11 +52,11 @@ from controller.ports import (
     SupervisorAction,
     UnlockShoe,
 )
-from controller.shoe_audit import POKER_RULE, ShoeAudit
+from controller.shoe_audit import POKER_RULE, ShoeAudit, ShoeReport
 
 log = logging.getLogger(__name__)
 
-Output = Command | Record
+Output = Command | Record | ShoeReport
 DECK_SIZE = 52
 CHOP_RULE = "11.4(e)"
 DEAL_RULE = "11.2"  # the deal precedes 11.2(c); its clauses are not in shared/rules
@@ -200,7 +199,7 @@ class PokerTable:
         self._blind_bets = blinds
         fire(self, "post_blinds")
         return [
-            *([] if report is None else [cast(Output, report)]),
+            *([] if report is None else [report]),
             ShowButtonPosition(self.positions.button),
             ShowLimits(self.rules.minimum_wager, self.rules.maximum_wager),
             UnlockShoe(),
