@@ -8,6 +8,7 @@ news wait on `changed`, an event that is set and replaced each time there is new
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import contextlib
 import logging
@@ -20,7 +21,7 @@ from aiohttp import web
 log = logging.getLogger(__name__)
 
 
-class WebThread:
+class WebThread(abc.ABC):
     what = "the web server"  # for error messages: "cannot serve <what> on host:port"
 
     def __init__(self, host: str, port: int) -> None:
@@ -33,8 +34,9 @@ class WebThread:
         self._ready = threading.Event()
         self._error: BaseException | None = None
 
+    @abc.abstractmethod
     def build_app(self) -> web.Application:
-        raise NotImplementedError  # each server builds its own routes
+        """The server's routes (each server builds its own)."""
 
     @property
     def url(self) -> str:
