@@ -8,6 +8,7 @@ of a HOLD, and the turn of the round (7.1).
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Callable
 from typing import NoReturn
 
@@ -39,7 +40,7 @@ from controller.errors import IllegalAction
 __all__ = ["RoundBook"]
 
 
-class RoundBook:
+class RoundBook(abc.ABC):
     """The round's state and bookkeeping; the machine and the rules API build on it."""
 
     state: str
@@ -78,29 +79,27 @@ class RoundBook:
         self._held_cards: list[Card] = []
         self._held_from = "round_over"
 
-    # hooks implemented by the machine
-    def _advance(self) -> None:  # pragma: no cover - overridden
-        raise NotImplementedError
+    # hooks: the machine (controller.blackjack.machine.BlackjackTable) implements them
+    @abc.abstractmethod
+    def _advance(self) -> None: ...
 
-    def _begin_play(self) -> None:  # pragma: no cover - overridden
-        raise NotImplementedError
+    @abc.abstractmethod
+    def _begin_play(self) -> None: ...
 
-    def _pay_at_once(self, box: Box, outcome: Outcome, rule: str) -> None:  # pragma: no cover
-        raise NotImplementedError
+    @abc.abstractmethod
+    def _pay_at_once(self, box: Box, outcome: Outcome, rule: str) -> None: ...
 
-    def _violate(self, rule: str, message: str, card: Card | None = None) -> None:
-        raise NotImplementedError  # pragma: no cover
+    @abc.abstractmethod
+    def _violate(self, rule: str, message: str, card: Card | None = None) -> None: ...
 
-    def _resume_with_cards(self, decision: HoldDecision) -> None:  # pragma: no cover
-        raise NotImplementedError
+    @abc.abstractmethod
+    def _resume_with_cards(self, decision: HoldDecision) -> None: ...
 
-    def confirm_removal(self) -> RemovalConfirmed:  # pragma: no cover - overridden
-        raise NotImplementedError
+    @abc.abstractmethod
+    def confirm_removal(self) -> RemovalConfirmed: ...
 
-    def insurance_collected(
-        self, box: Box, person: int | None = None
-    ) -> None:  # pragma: no cover - overridden
-        raise NotImplementedError
+    @abc.abstractmethod
+    def insurance_collected(self, box: Box, person: int | None = None) -> None: ...
 
     # --- helpers --------------------------------------------------------------------------
 
