@@ -67,6 +67,16 @@ class Violation(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class CardSetAside(Record):
+    """A card a supervisor accepted that no seat was owed (it came out while players bet,
+    before a draw announcement, or during a HOLD): dead, kept apart, never reshuffled
+    (11.3(b)), and counted out of the stub."""
+
+    card: str
+    rule: str  # the rule of the HOLD it came out under
+
+
+@dataclass(frozen=True, slots=True)
 class HoldCleared(Record):
     who: str
     decision: str
@@ -82,6 +92,16 @@ class ShowdownOrder(Record):
     may_muck: tuple[int, ...]
     winners: tuple[int, ...]  # winners of the main pot
     winning_hand: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandsRequested(Record):
+    """11.4(c): "Any player at the table may request to see any or all hands involved in
+    the final showdown." ``by_seat`` asked; the dealer exposes ``seats``' hands."""
+
+    by_seat: int
+    seats: tuple[int, ...]
+    rule: str
 
 
 @dataclass(frozen=True, slots=True)

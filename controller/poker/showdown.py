@@ -7,10 +7,13 @@ shall then announce the winning hand or hands."
 Reading: "the player being called" is the last player who bet or raised in the final
 round. When nobody bet in it (all checked, or everybody was all-in before the draw) there
 is no one being called, and the first live player left of the last blind (the opener of
-11.4(a)) exposes first. Then, clockwise, each remaining player must expose when the hand
-is equal to or better than the best exposed so far, and may muck otherwise. With side
-pots, this is done for each pot among the players who can win it, so a hand that can
-win a side pot is never mucked.
+11.4(a)) exposes first. "All remaining players shall, if holding a hand of equal or higher
+value, expose their cards": equal to or higher than the called hand, the one exposed
+first, not than the best hand exposed so far (called kings; trips expose; aces expose
+too, though below the trips). The others may muck. With side pots, this is done for each
+pot among the players who can win it, against the hand of the first of them to expose
+(the called player when they can win that pot), so a hand that can win a side pot is
+never mucked.
 """
 
 from __future__ import annotations
@@ -31,15 +34,10 @@ def exposure(
     contenders: Sequence[int], values: Mapping[int, HandValue], first: int, seats: int
 ) -> list[int]:
     """Who must expose, in order, among ``contenders``: ``first`` (or the next one
-    clockwise), then each later hand equal to or better than the best shown so far."""
+    clockwise), then each later hand equal to or higher than that called hand (11.4(c))."""
     ordered = [s for s in clockwise_from(first, seats) if s in contenders]
-    shown = [ordered[0]]
-    best = values[ordered[0]]
-    for seat in ordered[1:]:
-        if values[seat] >= best:
-            shown.append(seat)
-            best = values[seat]
-    return shown
+    called = values[ordered[0]]
+    return [ordered[0], *(seat for seat in ordered[1:] if values[seat] >= called)]
 
 
 def settle_showdown(

@@ -1,0 +1,117 @@
+"""Issue 13, draw poker: the clauses a clause-by-clause check found misread, one test each,
+named after the clause (New Zealand Gazette 1999 No. 11, Division 13 section 11)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from poker_support import deal, drawing, flat_call, shoe, stand_pat, table_with, unseen
+
+from controller.app.config import parse_config
+from controller.errors import ConfigError, IllegalAction
+from controller.poker.display import status
+from controller.poker.records import (
+    CardSetAside,
+    HandsRequested,
+    ReshuffleAllowed,
+    ShowdownOrder,
+    Violation,
+)
+from controller.poker.rules import PokerRules
+from controller.poker.table import Decision, Output, PokerTable
+from controller.ports import ConsoleAction
+
+EXAMPLE = (Path(__file__).resolve().parents[3] / "examples" / "poker-table.toml").read_text()
+
+
+def violations(out: list[Output]) -> list[Violation]:
+    return [r for r in out if isinstance(r, Violation)]
+
+
+def reshuffles(out: list[Output]) -> list[ReshuffleAllowed]:
+    return [r for r in out if isinstance(r, ReshuffleAllowed)]
+
+
+# --- 11.3(b): the stub count -------------------------------------------------------------
+
+
+def six_players_dealt() -> PokerTable:
+    table = table_with({seat: 100 for seat in range(1, 7)})
+    table.start_hand(button=6)  # blinds on seats 1 and 2; the draw starts at seat 1
+    deal(table)  # 30 cards out
+    return table
+
+
+def empty_the_stub_and_reshuffle(table: PokerTable) -> None:
+    """Seats 1-4 replace five cards each: with the burn, the stray card and the 30 dealt,
+    that is all 52. Seat 5's draw then needs the 11.3(b) reshuffle at once, and a discard
+    of seat 1 is a legal card for it."""
+    for seat in (1, 2, 3, 4):
+        table.discard(seat, 5, list(table.hands[seat]))
+        for card in unseen(table)[:5]:
+            assert not violations(shoe(table, card))
+    assert drawing(table).stub == 0 and not unseen(table)  # the shoe is physically empty
+    out = table.discard(5, 5, list(table.hands[5]))
+    (reshuffle,) = reshuffles(out)
+    assert reshuffle.seat == 5 and reshuffle.excluded_seats == (5, 6)
+    earlier = drawing(table).rack.known[1][0]
+    assert not violations(shoe(table, earlier))  # not a "possible foreign card"
+    assert table.hold is None and earlier in table.hands[5]
+
+
+# --- 11.3(b): the reshuffled discards run out too -----------------------------------------
+
+
+# --- 11.4(c): who must show ---------------------------------------------------------------
+
+
+def test_11_4c_a_hand_equal_to_or_above_the_called_hand_must_show() -> None:
+    table = table_with({1: 100, 2: 100, 3: 100, 4: 100}, rake_percent=0)
+    table.start_hand(button=4)  # blinds on seats 1 and 2; the opener is seat 3
+    deal(
+        table,
+        {
+            3: "Kc Kd 8h 5s 2c",  # the called hand: kings
+            4: "7c 7d 7h 4s 3c",  # trips: above the kings, shows
+            1: "As Ah 9d 6c 4d",  # aces: below the trips but above the kings, shows
+            2: "Qs Qh Jd 6s 3d",  # queens: below the called hand, may muck
+        },
+    )
+    flat_call(table)
+    stand_pat(table)
+    table.raise_(3, 2)  # seat 3 bets: the player being called
+    table.call(4)
+    table.call(1)
+    out = table.call(2)
+    (order,) = [r for r in out if isinstance(r, ShowdownOrder)]
+    assert order.called == 3
+    assert order.must_expose == (3, 4, 1)
+    assert order.may_muck == (2,)
+    assert order.winners == (4,)
+
+
+# --- 11.4(c): any player may request to see any or all hands ------------------------------
+
+
+def three_way_showdown() -> PokerTable:
+    table = table_with({1: 100, 2: 100, 3: 100, 4: 100}, rake_percent=0)
+    table.start_hand(button=4)  # blinds 1 and 2; seat 3 opens after the draw
+    deal(table, {3: "Kc Kd 8h 5s 2c", 4: "7c 7d 7h 4s 3c", 1: "Qs Qh Jd 6s 3d"})
+    table.call(3)
+    table.call(4)
+    table.call(1)
+    table.fold(2)  # seat 2 is at the table but not in the showdown
+    stand_pat(table)
+    table.raise_(3, 2)
+    table.call(4)
+    table.call(1)
+    assert table.state == "complete" and table.showdown_order is not None
+    assert table.showdown_order.may_muck == (1,)
+    return table
+
+
+# --- 11.5(a): the blinds and the table notice ----------------------------------------------
+
+
+# --- side pots (all-in, surrounding rules) ---------------------------------------------------
