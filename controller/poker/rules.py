@@ -22,6 +22,8 @@ class PokerRules:
       there are "is shown on a sign at the table" (surrounding rules, Division 13).
     - ``minimum_wager`` / ``maximum_wager``: the table notice of rule 11.5(a). Every bet and
       every raise (the amount added above the call) lies between them, except an all-in.
+      A blind is a wager too: none may be above the maximum. A blind below the minimum is
+      allowed (the first blind is by custom a fraction of the last; docs/poker.md).
     - ``raise_cap``: bets plus raises allowed in one betting round (cardroom practice; None
       for no cap). The blinds do not count; an all-in below the minimum does not count.
     - ``rake_percent``, ``rake_cap``: the house takes ``rake_percent`` % of the pots,
@@ -65,6 +67,12 @@ class PokerRules:
                 raise ConfigError(f"poker.{name}: not a multiple of chip_unit {self.chip_unit}")
         if any(b % self.chip_unit for b in self.blinds):
             raise ConfigError(f"poker.blinds: not multiples of chip_unit {self.chip_unit}")
+        over = [b for b in self.blinds if b > self.maximum_wager]
+        if over:  # a blind is a wager ("a bet placed before the first card is dealt")
+            raise ConfigError(
+                f"poker.blinds: the blind {over[0]} is above the table notice's maximum wager "
+                f"{self.maximum_wager} (rule 11.5(a); the maximum is limits.maximum)"
+            )
         if self.raise_cap is not None and self.raise_cap < 1:
             raise ConfigError(f"poker.raise_cap: at least 1 or none, not {self.raise_cap}")
         if not 0 <= self.rake_percent <= 100 or self.rake_cap < 0:

@@ -114,4 +114,19 @@ def three_way_showdown() -> PokerTable:
 # --- 11.5(a): the blinds and the table notice ----------------------------------------------
 
 
+def test_11_5a_a_blind_above_the_table_maximum_is_a_config_error() -> None:
+    with pytest.raises(ConfigError) as refused:
+        PokerRules(blinds=(5, 20), minimum_wager=2, maximum_wager=10)
+    assert "poker.blinds" in str(refused.value) and "11.5(a)" in str(refused.value)
+    assert "maximum" in str(refused.value)
+    text = EXAMPLE.replace("blinds = [1, 2]", "blinds = [1, 20]")
+    assert text != EXAMPLE
+    with pytest.raises(ConfigError) as caught:
+        parse_config(text, source="dp.toml")
+    assert "poker.blinds" in str(caught.value) and "maximum wager 10" in str(caught.value)
+    PokerRules(blinds=(1, 10), minimum_wager=2, maximum_wager=10)  # at the maximum: fine
+    PokerRules(blinds=(1, 2), minimum_wager=2, maximum_wager=10)  # a first blind below the
+    # minimum is the usual fraction of the last blind: docs/poker.md, "Blinds and 11.5"
+
+
 # --- side pots (all-in, surrounding rules) ---------------------------------------------------
