@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from controller.poker.pots import build_pots
+from controller.poker.pots import pots_in_play
 from controller.poker.table import PokerTable
 
 
@@ -64,8 +64,10 @@ class PokerStatus:
     blinds: tuple[int, ...]
     limits: tuple[int, int]  # the table notice, 11.5(a)
     seats: tuple[SeatView, ...]
-    # (chips, eligible seats), main pot first; last, chips not yet matched by anyone
+    # (chips, seats that can still win it), main pot first; a side pot only where a live
+    # seat is all in (`pots.pots_in_play`)
     pots: tuple[tuple[int, tuple[int, ...]], ...]
+    uncalled: tuple[tuple[int, int], ...]  # (seat, chips) no one left can call: returned
     action: ActionView | None
     draw: DrawView | None
     showdown: dict[str, Any] | None
@@ -123,11 +125,12 @@ def status(table: PokerTable) -> PokerStatus:
             draw.reshuffle.as_dict() if draw.reshuffle else None,
         )
     pots: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    uncalled: tuple[tuple[int, int], ...] = ()
     if table.state not in ("waiting", "complete") and table.contributed:
-        built, uncalled = build_pots(table.contributed, table.folded)
+        live = [s for s in table.in_hand if s not in table.folded]
+        built, returns = pots_in_play(table.contributed, live, table.all_in)
         pots = tuple((p.amount, p.eligible) for p in built)
-        # chips nobody has matched yet (a raise, the last blind) show as their own pot
-        pots += tuple((chips, (seat,)) for seat, chips in uncalled.items())
+        uncalled = tuple(sorted(returns.items()))
     occupied = set(table.stacks)
     return PokerStatus(
         state=table.state,
@@ -138,6 +141,7 @@ def status(table: PokerTable) -> PokerStatus:
         limits=(rules.minimum_wager, rules.maximum_wager),
         seats=seats,
         pots=pots,
+        uncalled=uncalled,
         action=action,
         draw=draw_view,
         showdown=table.showdown_order.as_dict() if table.showdown_order else None,

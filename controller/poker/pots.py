@@ -91,6 +91,51 @@ def build_pots(
     return pots, returns
 
 
+def pots_in_play(
+    contributions: Mapping[int, int], live: Collection[int], all_in: Collection[int]
+) -> tuple[list[Pot], dict[int, int]]:
+    """The pots as they stand while the hand is played, for the display.
+
+    One pot, split into side pots only at the level of a live seat that is all in (the
+    all-in rule, surrounding rules): a bet level of an unfinished round is not a side
+    pot, since the others may still call it. A pot's ``eligible`` are the live seats that
+    can still win it: every live seat not all in below its level. The chips of the top
+    contributor above everyone else's are an uncalled bet, returned as `build_pots` will
+    return them, once no other live seat can still call (every other one is all in).
+    Once a betting round is over these are the pots `build_pots` settles.
+    """
+    contributions = dict(contributions)
+    live_set = set(live)
+    open_seats = tuple(sorted(s for s in live_set if s not in all_in))
+    returns: dict[int, int] = {}
+    if contributions:
+        top = max(contributions, key=contributions.__getitem__)
+        matched = max((c for s, c in contributions.items() if s != top), default=0)
+        can_call = any(s != top for s in open_seats)
+        if contributions[top] > matched and not can_call:
+            returns[top] = contributions[top] - matched
+            contributions[top] = matched
+    levels = sorted({c for s, c in contributions.items() if s in all_in and s in live_set and c})
+    pots: list[Pot] = []
+    previous = 0
+    for level in levels:
+        amount = sum(min(c, level) - min(c, previous) for c in contributions.values())
+        eligible = tuple(
+            sorted(s for s in live_set if s not in all_in or contributions.get(s, 0) >= level)
+        )
+        pots.append(Pot(amount, eligible))
+        previous = level
+    rest = sum(max(0, c - previous) for c in contributions.values())
+    if rest:
+        if open_seats:
+            pots.append(Pot(rest, open_seats))
+        elif pots:  # folded chips above every live level (not in a legal hand): kept
+            pots[-1] = Pot(pots[-1].amount + rest, pots[-1].eligible)
+        else:
+            raise BalanceError(f"{rest} chips in the pot but no live hand to win them")
+    return pots, returns
+
+
 def take_rake(pots: Sequence[Pot], percent: int, cap: int, chip_unit: int) -> tuple[list[Pot], int]:
     """The house's rake: ``percent`` % of all pots, rounded down to the chip unit, capped.
 

@@ -253,17 +253,17 @@
     }
     html += `</div>`;
 
+    // side pots only where an all-in makes one; an uncalled bet nobody left can call
     const pots = view.pots || [];
-    if (pots.length) {
+    const uncalled = view.uncalled || [];
+    if (pots.length || uncalled.length) {
       html += `<div class="pots"><strong>POTS</strong> `;
-      let side = 0;
       html += pots.map(([chips, seats], i) => {
-        if (i > 0 && seats.length === 1) {
-          return `<span data-pot="${i}">Uncalled (seat ${seats[0]}) <strong>${money(chips)}</strong></span>`;
-        }
-        const name = i === 0 ? "Main pot" : `Side pot ${++side}`;
+        const name = i === 0 ? "Main pot" : `Side pot ${i}`;
         return `<span data-pot="${i}">${name} <strong>${money(chips)}</strong>: seats ${seatList(seats)}</span>`;
-      }).join(" · ");
+      }).concat(uncalled.map(([seat, chips]) =>
+        `<span data-uncalled="${seat}">Uncalled (seat ${seat}) <strong>${money(chips)}</strong>: goes back</span>`,
+      )).join(" · ");
       html += `</div>`;
     }
     if (action) {

@@ -130,3 +130,39 @@ def test_11_5a_a_blind_above_the_table_maximum_is_a_config_error() -> None:
 
 
 # --- side pots (all-in, surrounding rules) ---------------------------------------------------
+
+
+def test_all_in_side_pots_are_shown_only_when_an_all_in_makes_one() -> None:
+    table = table_with({1: 5, 2: 100, 3: 100, 4: 100})
+    table.start_hand(button=1)  # seat 2 posts 1, seat 3 posts 2; seat 4 acts first
+    deal(table)
+    table.raise_(4, 6)  # a bet level of 8 nobody has matched yet: still one pot
+    view = status(table)
+    assert view.pots == ((11, (1, 2, 3, 4)),) and view.uncalled == ()
+    table.call(1)  # all in for 5: now a side pot above 5
+    view = status(table)
+    assert view.pots == ((13, (1, 2, 3, 4)), (3, (2, 3, 4)))
+    table.fold(2)
+    table.fold(3)  # seat 4's 3 above seat 1's all-in cannot be called: it goes back
+    view = status(table)
+    assert view.pots == ((13, (1, 4)),) and view.uncalled == ((4, 3),)
+
+
+def test_a_pot_shown_is_the_pot_settled_once_the_betting_is_over() -> None:
+    table = table_with({1: 5, 2: 100, 3: 100, 4: 100}, rake_percent=0)
+    table.start_hand(button=1)
+    deal(
+        table,
+        {1: "As Ah Ad Ac 2c", 4: "Ks Kh Kd Kc 2d", 2: "Qs Qh 9d 8c 3d", 3: "Js Jh 9c 8d 3h"},
+    )
+    table.raise_(4, 6)
+    table.call(1)
+    table.call(2)
+    table.call(3)
+    view = status(table)
+    assert view.pots == ((20, (1, 2, 3, 4)), (9, (2, 3, 4)))
+    stand_pat(table)
+    flat_call(table)
+    settled = table.last_settlement
+    assert settled is not None
+    assert [(a.amount, a.winners) for a in settled.awards] == [(20, (1,)), (9, (4,))]

@@ -46,7 +46,8 @@ def test_display_model_is_frozen_json_and_says_who_acts() -> None:
     assert data["action"]["seat"] == 1 and data["action"]["call"] == 2
     assert data["action"]["raise_min"] == 2 and data["action"]["raise_max"] == 10
     assert data["limits"] == [2, 10] and data["button"] == 1 and data["blinds"] == [2, 3]
-    assert data["pots"] == [[2, [2, 3]], [1, [3]]]  # the last blind is not yet called
+    assert data["pots"] == [[3, [1, 2, 3]]]  # one pot: nobody is all in
+    assert data["uncalled"] == []  # seat 1 may still call the last blind
 
 
 def test_simulation_is_seeded_and_reports_the_pots() -> None:

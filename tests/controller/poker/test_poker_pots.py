@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 from poker_support import cards
 
 from controller.errors import BalanceError, ConfigError
-from controller.poker.pots import Pot, Split, build_pots, check_balance, split_pot, take_rake
+from controller.poker.pots import (
+    Pot,
+    Split,
+    build_pots,
+    check_balance,
+    pots_in_play,
+    split_pot,
+    take_rake,
+)
 from controller.poker.rules import PokerRules
 
 
@@ -66,3 +76,25 @@ def test_rules_are_validated_naming_the_key() -> None:
         PokerRules(seats=11)
     with pytest.raises(ConfigError, match="blinds"):
         PokerRules(blinds=(1, 3), chip_unit=2, minimum_wager=2, maximum_wager=4, rake_cap=4)
+
+
+@given(
+    called=st.integers(0, 50),
+    callers=st.integers(0, 4),
+    all_ins=st.lists(st.integers(1, 60), max_size=4),
+    folded=st.lists(st.integers(0, 60), max_size=3),
+)
+def test_the_pots_shown_are_the_pots_settled_once_the_betting_is_over(
+    called: int, callers: int, all_ins: list[int], folded: list[int]
+) -> None:
+    """Betting over: the live seats not all in have matched one level, at or above every
+    live all-in; folded seats put in no more than the top live seat."""
+    assume(callers + len(all_ins) >= 2 and (callers == 0 or called > 0))
+    if callers:
+        all_ins = [min(chips, called) for chips in all_ins]
+    top = max([called] * bool(callers) + all_ins)
+    contributions = dict(enumerate([called] * callers + all_ins + [min(f, top) for f in folded]))
+    live = range(callers + len(all_ins))
+    out = set(range(callers + len(all_ins), len(contributions)))
+    shown = pots_in_play(contributions, live, set(range(callers, len(live))))
+    assert shown == build_pots(contributions, out)
