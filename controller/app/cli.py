@@ -3,6 +3,13 @@
 Each sub-command lives in its own module under `controller.app` and offers
 ``add_arguments(parser)`` and ``run(args) -> int`` (the exit code: 0 done, 1 failed, 2 bad
 usage or config).
+
+Bad input gets one line on stderr that names it, and a non-zero exit, never a traceback
+(issue 12): a bad option is refused by the parser in one line (`Parser`), numbers are
+checked where they are parsed (`port`, `at_least`), and an error a command did not catch
+itself is printed in one line here (with ``-vv`` its traceback is logged too). Output cut
+short by a closed pipe (``tablectl journal export ... | head``) ends quietly, as it does
+for any Unix tool.
 """
 
 from __future__ import annotations
@@ -10,8 +17,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import NoReturn
+
+from controller.errors import TableError
+
+log = logging.getLogger(__name__)
 
 COMMANDS = {
     "run": ("controller.app.run", "run a table from its config"),
@@ -28,8 +41,54 @@ COMMANDS = {
 }
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose refusal is one line naming the problem (and exit 2); the
+    usage is one ``--help`` away. Sub-command parsers are made of the same class."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def tcp_port(text: str) -> int:
+    """An argparse type: a TCP port, 0 to 65535 (0: any free port)."""
+    value = _whole(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a TCP port (0 to 65535)")
+    return value
+
+
+def at_least(low: int) -> Callable[[str], int]:
+    """An argparse type: a whole number no smaller than ``low`` (a count, decks, seats)."""
+
+    def check(text: str) -> int:
+        value = _whole(text)
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be {low} or more, not {value}")
+        return value
+
+    return check
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a time in seconds, zero or more (and finite)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0.0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} is not a number of seconds, 0 or more")
+    return value
+
+
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="tablectl", description="Open table controller for casino card shoes and consoles."
     )
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
@@ -47,7 +106,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     level = (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    code: int = args.run(args)
+    name = f"tablectl {args.command}"
+    try:
+        code: int = args.run(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+    except BrokenPipeError:
+        # the reader went away (``| head``): stop quietly, as a Unix tool would; point
+        # stdout at /dev/null so that the flush at exit does not complain again
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 128 + 13  # what a shell reports for a tool ended by SIGPIPE
+    except KeyboardInterrupt:
+        return 128 + 2
+    except TableError as exc:
+        log.debug("%s failed", name, exc_info=True)
+        print(f"{name}: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        log.debug("%s failed", name, exc_info=True)
+        print(f"{name}: {exc}", file=sys.stderr)
+        return 1
     return code
 
 

@@ -12,9 +12,17 @@ Sections (examples/blackjack-table.toml and examples/poker-table.toml are comple
 - ``[pins]``: the GPIO pin map (drivers/pinmap.py, docs/wiring.md). ``tablectl run --sim``
   puts it, and the shoe, on the simulators instead (DESIGN: a simulator is chosen
   explicitly, never as a fallback).
-- ``[display]``: ``host`` and ``port`` of the status page.
+- ``[display]``: ``host`` and ``port`` of the status page and its console (loopback
+  only, unless ``tls_cert_file`` and ``tls_key_file`` are set), ``console_secret_file``
+  (default ``console.secret`` beside the journal), and ``view_host``/``view_port``: an
+  optional second address serving only the read-only views (docs/security.md).
 - ``[journal]``: ``path`` of the journal file (on a writable partition).
-- ``[supervisor]`` (optional): ``pin_hash`` of the supervisor PIN, lockout settings.
+- ``[[staff]]`` (any number): ``id``, ``name``, ``role`` (``"dealer"`` or
+  ``"supervisor"``) and ``pin_hash`` (from `tablectl pin-hash`) of each person who may
+  sign in at the console or clear a HOLD.
+- ``[supervisor]`` (optional): the PIN lockout: ``lockout_tries`` wrong PINs in a row
+  are free, then each one more waits ``lockout_first_seconds``, doubling, at most
+  ``lockout_seconds``.
 - ``[pit]`` (optional): the MQTT broker the table reports to.
 
 Every error names the key and its line, and `load_config` raises one `ConfigError` for
@@ -26,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import re
 import tomllib
 import typing
 from dataclasses import dataclass
@@ -38,6 +47,7 @@ from controller.poker.rules import PokerRules
 from drivers.pinmap import ConfigLines, PinMap, parse_pinmap
 
 GAMES = ("blackjack", "poker")
+STAFF_ID = re.compile(r"[A-Za-z0-9._-]{1,32}")
 
 
 @dataclass(frozen=True)
@@ -69,16 +79,54 @@ class TableConfig:
     journal_path: Path
     supervisor: SupervisorConfig | None = None
     pit: PitConfig | None = None
+    staff: tuple[StaffMember, ...] = ()
+    console_secret: Path | None = None  # None: console.secret beside the journal
+    view_host: str = ""  # "": no read-only address
+    view_port: int = 0
+    tls_cert_file: str = ""
+    tls_key_file: str = ""
+
+    @property
+    def console_secret_file(self) -> Path:
+        """The console's secret (docs/security.md): ``[display] console_secret_file``, or
+        ``console.secret`` in the journal's folder."""
+        if self.console_secret is not None:
+            return self.console_secret
+        return self.journal_path.parent / "console.secret"
+
+    @property
+    def dealers(self) -> tuple[StaffMember, ...]:
+        """Who may sign in to deal: every staff member (a supervisor may deal too)."""
+        return self.staff
+
+    def staff_member(self, staff_id: str) -> StaffMember | None:
+        return next((m for m in self.staff if m.id == staff_id), None)
 
 
 @dataclass(frozen=True)
 class SupervisorConfig:
-    """``[supervisor]``: the supervisor PIN, stored only as a hash (docs/display.md), and
-    the lockout after repeated wrong PINs."""
+    """``[supervisor]``: the lockout after repeated wrong PINs at the console (dealer
+    sign-in and supervisor PINs count together): ``lockout_tries`` wrong PINs in a row are
+    free, then each further one makes the console wait ``lockout_first_seconds``, doubled
+    each time, at most ``lockout_seconds``. The PINs themselves are in ``[[staff]]``."""
 
-    pin_hash: str
     lockout_tries: int = 5
     lockout_seconds: int = 300
+    lockout_first_seconds: int = 5
+
+
+ROLES = ("dealer", "supervisor")
+
+
+@dataclass(frozen=True)
+class StaffMember:
+    """A ``[[staff]]`` entry: who may sign in at the console to deal (any role) or take a
+    supervisor's decision (``role = "supervisor"``). The journal names them by ``id``."""
+
+    id: str
+    name: str
+    role: str
+    pin_hash: str = dataclasses.field(repr=False)
 
 
 @dataclass(frozen=True)
@@ -101,13 +149,22 @@ _SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
     "table": {"id": (str, ...), "game": (str, ...), "site": (str, "site")},
     "limits": {"minimum": (int, ...), "maximum": (int, ...), "denominations": (list, [1])},
     "shoe": {"url": (str, ...), "protocol": (str, "tablectl"), "baud": (int, 115200)},
-    "display": {"host": (str, "127.0.0.1"), "port": (int, 8080)},
+    "display": {
+        "host": (str, "127.0.0.1"),
+        "port": (int, 8080),
+        "console_secret_file": (str, ""),
+        "view_host": (str, ""),
+        "view_port": (int, 8081),
+        "tls_cert_file": (str, ""),
+        "tls_key_file": (str, ""),
+    },
     "journal": {"path": (str, ...)},
     "supervisor": {
-        "pin_hash": (str, ...),
         "lockout_tries": (int, 5),
         "lockout_seconds": (int, 300),
+        "lockout_first_seconds": (int, 5),
     },
+    "staff": {"id": (str, ...), "name": (str, ...), "role": (str, ...), "pin_hash": (str, ...)},
     "pit": {
         "broker": (str, ...),
         "prefix": (str, "casino"),
@@ -128,6 +185,26 @@ class _Checker:
     def __init__(self, text: str, source: str) -> None:
         self.where = ConfigLines(text)
         self.source = source
+        self.text = text
+
+    def entry_error(self, message: str, array: str, index: int, key: str) -> ConfigError:
+        """An error in the ``index``-th ``[[array]]`` entry, at the line of its ``key``
+        (ConfigLines knows only plain tables)."""
+        header = re.compile(rf"^\s*\[\[\s*{re.escape(array)}\s*\]\]")
+        setting = re.compile(rf"^\s*{re.escape(key)}\s*=")
+        seen, line = -1, 0
+        for number, raw in enumerate(self.text.splitlines(), start=1):
+            if header.match(raw):
+                seen += 1
+                if seen == index:
+                    line = number
+            elif seen == index and raw.lstrip().startswith("["):
+                break
+            elif seen == index and setting.match(raw):
+                line = number
+                break
+        at = f"{self.source}:{line}" if line else self.source
+        return ConfigError(f"{at}: {array}[{index}].{key}: {message}")
 
     def error(self, message: str, *path: str) -> ConfigError:
         line = self.where.line(*path)
@@ -140,8 +217,12 @@ class _Checker:
             raise self.error(f"the [{name}] section is missing")
         if not isinstance(value, dict):
             raise self.error("must be a [section]", name)
+        return self.entries(value, name, _SCHEMA[name])
+
+    def entries(
+        self, value: dict[str, Any], name: str, schema: dict[str, tuple[type, Any]]
+    ) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        schema = _SCHEMA[name]
         for key in value:
             if key not in schema:
                 known = ", ".join(schema)
@@ -213,9 +294,16 @@ class _Checker:
 def load_config(path: str | Path) -> TableConfig:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        data = p.read_bytes()
     except OSError as exc:
         raise ConfigError(f"{p}: cannot read the config: {exc.strerror}") from exc
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(
+            f"{p}:{line}: not UTF-8 text (byte {data[exc.start]:#04x}); a TOML file is UTF-8"
+        ) from None
     return parse_config(text, source=str(p), base=p.parent)
 
 
@@ -264,15 +352,34 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
     if not isinstance(doc.get("pins"), dict):
         raise check.error("the [pins] section is missing (docs/wiring.md)")
     pins = parse_pinmap(text, source=source)
+    supervisor_doc = doc.get("supervisor")
+    if isinstance(supervisor_doc, dict) and "pin_hash" in supervisor_doc:
+        raise check.error(
+            "the shared supervisor PIN is gone: give each supervisor a [[staff]] entry "
+            'with role = "supervisor" and their own pin_hash (docs/security.md)',
+            "supervisor",
+            "pin_hash",
+        )
     supervisor = (
         SupervisorConfig(**check.section(doc, "supervisor")) if "supervisor" in doc else None
     )
+    if supervisor is not None:
+        for key in ("lockout_tries", "lockout_seconds", "lockout_first_seconds"):
+            if getattr(supervisor, key) < 1:
+                raise check.error("must be at least 1", "supervisor", key)
+    staff = _staff(check, doc)
+    _check_display(check, display)
     pit = PitConfig(**check.section(doc, "pit")) if "pit" in doc else None
     if pit is not None and pit.private_cards not in ("restricted", "delayed"):
         raise check.error("must be 'restricted' or 'delayed'", "pit", "private_cards")
     journal_path = Path(journal["path"]).expanduser()
     if base is not None and not journal_path.is_absolute():
         journal_path = base / journal_path
+    secret_path: Path | None = None
+    if display["console_secret_file"]:
+        secret_path = Path(display["console_secret_file"]).expanduser()
+        if base is not None and not secret_path.is_absolute():
+            secret_path = base / secret_path
     return TableConfig(
         source=source,
         table_id=table["id"],
@@ -290,7 +397,76 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
         journal_path=journal_path,
         supervisor=supervisor,
         pit=pit,
+        staff=staff,
+        console_secret=secret_path,
+        view_host=display["view_host"],
+        view_port=display["view_port"],
+        tls_cert_file=display["tls_cert_file"],
+        tls_key_file=display["tls_key_file"],
     )
+
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def _check_display(check: _Checker, display: dict[str, Any]) -> None:
+    """The console (the write API) listens beyond loopback only when the config says so
+    and only over TLS; the read-only views may go on a second address (docs/security.md)."""
+    if bool(display["tls_cert_file"]) != bool(display["tls_key_file"]):
+        key = "tls_key_file" if display["tls_cert_file"] else "tls_cert_file"
+        raise check.error("TLS needs both tls_cert_file and tls_key_file", "display", key)
+    if display["host"] not in LOOPBACK and not display["tls_cert_file"]:
+        raise check.error(
+            f"{display['host']!r} is beyond loopback: the console (which moves money) is "
+            "served there only over TLS (set tls_cert_file and tls_key_file); for "
+            "read-only views elsewhere use view_host and view_port",
+            "display",
+            "host",
+        )
+    for key in ("port", "view_port"):
+        if not 0 <= display[key] <= 65535:
+            raise check.error("must be a port number (0 to 65535)", "display", key)
+    if display["view_host"] and display["view_port"] == display["port"]:
+        raise check.error("must differ from [display] port", "display", "view_port")
+
+
+def _staff(check: _Checker, doc: dict[str, Any]) -> tuple[StaffMember, ...]:
+    """The ``[[staff]]`` entries: unique ids, a known role, a well-formed PIN hash."""
+    from controller.app.supervisor import parse_hash  # supervisor.py imports this module
+
+    given = doc.get("staff", [])
+    if not isinstance(given, list) or not all(isinstance(e, dict) for e in given):
+        raise check.error("must be [[staff]] entries (an array of tables)", "staff")
+    members: list[StaffMember] = []
+    schema = _SCHEMA["staff"]
+    for index, entry in enumerate(given):
+
+        def error(message: str, key: str, index: int = index) -> ConfigError:
+            return check.entry_error(message, "staff", index, key)
+
+        for key in entry:
+            if key not in schema:
+                raise error(f"unknown key (known: {', '.join(schema)})", key)
+        for key, (kind, _) in schema.items():
+            if key not in entry:
+                raise error("is missing", key)
+            if not isinstance(entry[key], kind):
+                raise error(f"must be a {kind.__name__}, not {entry[key]!r}", key)
+        member = StaffMember(**entry)
+        if not STAFF_ID.fullmatch(member.id):
+            raise error(f"{member.id!r}: letters, digits, '.', '-' and '_' only, 1 to 32", "id")
+        if any(m.id == member.id for m in members):
+            raise error(f"{member.id!r} is listed twice", "id")
+        if member.role not in ROLES:
+            raise error(f"must be one of {', '.join(ROLES)}, not {member.role!r}", "role")
+        if not member.name.strip() or len(member.name) > 64 or not member.name.isprintable():
+            raise error("must be a printable name of 1 to 64 characters", "name")
+        try:
+            parse_hash(member.pin_hash)
+        except ConfigError as exc:
+            raise error(f"{exc} (make one with tablectl pin-hash)", "pin_hash") from None
+        members.append(member)
+    return tuple(members)
 
 
 def _defaults(section: str) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """`tablectl config check FILE`: check a table config without starting anything.
 
 Exit 0 and a summary when it is good; exit 2 and one line naming the key and its line when
-it is not.
+it is not. It runs every check `tablectl run` runs before it opens a device
+(`controller.app.preflight`), so a config that checks ok starts.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import sys
 from pathlib import Path
 
 from controller.app.config import load_config
+from controller.app.preflight import preflight
 from controller.errors import ConfigError
 
 
@@ -23,6 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.file)
+        preflight(config)
     except ConfigError as exc:
         print(f"tablectl config: {exc}", file=sys.stderr)
         return 2

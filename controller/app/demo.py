@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import logging
 import random
 import signal
+import socket
 import sys
 import tempfile
 import threading
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.app.cli import at_least, seconds, tcp_port
 from controller.app.config import TableConfig, load_config
 from controller.app.table import RunningTable
 from controller.errors import TableError
@@ -43,14 +46,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--pace",
-        type=float,
+        type=seconds,
         default=0.6,
         metavar="SECONDS",
         help="time between the dealer's actions (default 0.6)",
     )
-    parser.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
+    parser.add_argument(
+        "--rounds", type=at_least(0), default=None, help="stop after this many rounds"
+    )
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--port", type=int, default=8080, help="status display port")
+    parser.add_argument("--port", type=tcp_port, default=8080, help="status display port")
     parser.add_argument(
         "--journal", type=Path, default=None, help="journal file (default: a new temporary folder)"
     )
@@ -139,6 +144,24 @@ def play(
         stop.wait(pace)
 
 
+def check_port_free(host: str, port: int) -> None:
+    """Refuse at once, in one line, when the display's port is taken (the likely failure
+    of `make demo`: a demo already running); the server's own bind still decides."""
+    if port == 0:
+        return
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise OSError(f"the status display's port {host}:{port}: {exc.strerror}") from exc
+
+
+def _in_use(exc: BaseException) -> bool:
+    cause = exc.__cause__ or exc
+    return isinstance(cause, OSError) and cause.errno == errno.EADDRINUSE
+
+
 def act(table: RunningTable, dealer: Dealer) -> str:
     """One dealer action, then wait until the table has taken it in (the action reaches
     the queue through a driver: a debounced sensor, a frame on the pty)."""
@@ -162,10 +185,16 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
     try:
         config = demo_config(args.game, journal, args.port, args.config)
-    except TableError as exc:
-        print(f"tablectl demo: {exc}", file=sys.stderr)
-        return 2
-    table = RunningTable(config, simulate=True, seed=seed).start()
+        check_port_free(config.display_host, config.display_port)
+        table = RunningTable(config, simulate=True, seed=seed).start()
+    except (TableError, OSError) as exc:
+        # a busy port is the likely one: "cannot serve the status display on ...: address
+        # already in use" (another demo, or a table, is running: try --port)
+        hint = " (is another table running? try --port)" if _in_use(exc) else ""
+        print(f"tablectl demo: {exc}{hint}", file=sys.stderr)
+        if folder is not None:
+            folder.cleanup()
+        return 2 if isinstance(exc, TableError) else 1
     print(
         f"SIMULATED {args.game} table {config.table_id} (seed {seed}); journal {journal}",
         file=out,

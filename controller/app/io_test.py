@@ -26,6 +26,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
 
+from controller.app.cli import seconds
 from controller.ports import (
     ButtonPressed,
     Event,
@@ -56,9 +57,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="use the simulated table (gpiozero MockFactory), not the Pi's pins",
     )
     parser.add_argument(
-        "--step", type=float, default=1.0, help="seconds each output stays on (default 1)"
+        "--step", type=seconds, default=1.0, help="seconds each output stays on (default 1)"
     )
-    parser.add_argument("--duration", type=float, default=None, help="stop after this many seconds")
+    parser.add_argument(
+        "--duration", type=seconds, default=None, help="stop after this many seconds"
+    )
     parser.add_argument(
         "--history", type=Path, default=None, help="with --sim: write every pin change here"
     )

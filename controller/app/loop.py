@@ -24,6 +24,14 @@ journaled as `ControllerFault`, logged with its traceback, and the table goes on
 next event: replaying the journal meets the same error at the same place, so recovery is
 still exact.
 
+Who did it: a dealer signs in at the console (`DealerSignedIn`, checked and queued by the
+status server); until they sign out, every row the loop journals names them as its actor
+(the card they drew, the button they pressed, the payouts of their round), except a
+supervisor's decision, which names the supervisor. The loop, not the game, handles the
+sign-in events, and a replay restores who is signed in. When the config lists staff
+(``require_dealer``), touch-console input while nobody is signed in is refused and not
+journaled (it reached nothing); the physical buttons and sensors always work.
+
 `replay` rebuilds the game from a journal after a restart: every event is applied again
 (the records are re-derived, not re-read), and the devices are then told the final gate,
 lamp and display states once.
@@ -44,8 +52,11 @@ from controller.app.games import ActionRefused, Game
 from controller.errors import IllegalAction, TableError
 from controller.journal import Journal, JournalError, as_row, decode_event, to_jsonable
 from controller.ports import (
+    ButtonPressed,
     Command,
     ConsoleAction,
+    DealerSignedIn,
+    DealerSignedOut,
     DeviceFault,
     DeviceHello,
     DeviceLost,
@@ -99,12 +110,15 @@ class TableLoop:
         *,
         devices: dict[str, Device] | None = None,
         publish: Callable[[dict[str, Any]], None] | None = None,
+        require_dealer: bool = False,
     ) -> None:
         self.game = game
         self.journal = journal
         self.events = events
         self.devices = devices or {}
         self.publish = publish
+        self.require_dealer = require_dealer
+        self.dealer: DealerSignedIn | None = None  # signed in at the console
         self.recovered = False
         self.processed = 0
         self.idle = threading.Event()
@@ -171,12 +185,16 @@ class TableLoop:
 
     def step(self, event: Event) -> None:
         self.idle.clear()
+        if self.require_dealer and self.dealer is None and _from_console(event):
+            self._refuse_unsigned(event)
+            return
         round_before = self.game.round_no
         outputs = self._apply(event, live=True)
         round_after = self.game.round_no
-        rows = [as_row(event, source=event.source, round=round_before, actor=_actor(event))]
+        on_duty = None if self.dealer is None else self.dealer.staff_id
+        rows = [as_row(event, source=event.source, round=round_before, actor=self._actor(event))]
         rows += [
-            as_row(output, source="controller", round=round_after)
+            as_row(output, source="controller", round=round_after, actor=on_duty)
             for output in outputs
             if not isinstance(output, Command)
         ]
@@ -197,7 +215,48 @@ class TableLoop:
             self.processed += 1
             self._progress.notify_all()
 
+    def _refuse_unsigned(self, event: Event) -> None:
+        """Touch-console input while no dealer is signed in: shown, never journaled (it
+        reached nothing, and a replay must not meet it)."""
+        log.warning("console input refused: no dealer is signed in (%s)", _action_name(event))
+        self._notice(
+            {
+                "type": "ActionRefused",
+                "action": _action_name(event),
+                "rule": "",
+                "reason": "no dealer is signed in at the console: sign in first",
+            }
+        )
+        self._publish()
+        with self._progress:
+            self.processed += 1
+            self._progress.notify_all()
+        if self.events.empty():
+            self.idle.set()
+
+    def _actor(self, event: Event) -> str | None:
+        """Who the event's row names: the supervisor for their decision, the dealer for
+        their own sign-in and sign-out, else the dealer on duty (when one is signed in)."""
+        if isinstance(event, SupervisorAction):
+            return event.who
+        if isinstance(event, DealerSignedIn | DealerSignedOut):
+            return event.staff_id
+        if self.dealer is not None:
+            return self.dealer.staff_id
+        if isinstance(event, SupervisorPinRefused):
+            return None  # the id claimed is in the row's payload, not its actor
+        if isinstance(event, ConsoleAction):
+            return event.actor  # set only in-process (the demo's scripted dealer)
+        return None
+
     def _apply(self, event: Event, *, live: bool) -> list[Any]:
+        if isinstance(event, DealerSignedIn):
+            self.dealer = event
+            return []
+        if isinstance(event, DealerSignedOut):
+            if self.dealer is not None and self.dealer.staff_id == event.staff_id:
+                self.dealer = None
+            return []
         try:
             outputs: list[Any] = self.game.handle(event)
         except IllegalAction as exc:
@@ -241,6 +300,10 @@ class TableLoop:
             "notices": list(self.notices),
             "game": self.game.name,
             "round": self.game.round_no,
+            "dealer": None
+            if self.dealer is None
+            else {"id": self.dealer.staff_id, "name": self.dealer.name},
+            "console_locked": self.require_dealer and self.dealer is None,
             "view": self.game.view(),
         }
 
@@ -262,12 +325,12 @@ class TableLoop:
         return False
 
 
-def _actor(event: Event) -> str | None:
-    if isinstance(event, SupervisorAction | SupervisorPinRefused):
-        return event.who
+def _from_console(event: Event) -> bool:
+    """Input from the touch console (not the physical buttons, whose source is the
+    table's GPIO)."""
     if isinstance(event, ConsoleAction):
-        return event.actor
-    return None
+        return True
+    return isinstance(event, ButtonPressed) and event.source == "console"
 
 
 def _action_name(event: Event) -> str:

@@ -34,6 +34,7 @@ from typing import Any, Self, TextIO
 
 from aiohttp import web
 
+from controller.app.cli import seconds, tcp_port
 from controller.app.config import PitConfig
 from controller.app.pit import make_client
 from controller.app.webthread import WebThread
@@ -46,7 +47,7 @@ STATIC = Path(__file__).parent / "pit_static"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--broker", required=True, help="mqtt://host[:port] or mqtts://...")
-    parser.add_argument("--port", type=int, default=8090, help="web port (default 8090)")
+    parser.add_argument("--port", type=tcp_port, default=8090, help="web port (default 8090)")
     parser.add_argument("--host", default="127.0.0.1", help="web address (default localhost)")
     parser.add_argument("--prefix", default="casino", help="topic prefix (default casino)")
     parser.add_argument("--username", default="", help="broker user (the pit's, read-only)")
@@ -56,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="environment variable holding the broker password",
     )
     parser.add_argument("--ca-file", default="", help="CA certificate for mqtts://")
-    parser.add_argument("--quiet-after", type=float, default=60.0, metavar="SECONDS")
+    parser.add_argument("--quiet-after", type=seconds, default=60.0, metavar="SECONDS")
 
 
 @dataclass

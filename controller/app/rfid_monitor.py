@@ -23,6 +23,7 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
+from controller.app.cli import at_least, seconds
 from controller.errors import ConfigError
 from controller.ports import CardDrawn, DeviceFault, DeviceLost, DeviceRestored, Event, Fault
 from drivers.deck import DeckEnrolment, load_deck
@@ -53,11 +54,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--deck", type=Path, help="deck enrolment file (docs/rfid.md)")
     parser.add_argument(
-        "--count", type=int, default=0, help="stop after N tag reads (default: until Ctrl-C)"
+        "--count",
+        type=at_least(0),
+        default=0,
+        help="stop after N tag reads (default: until Ctrl-C)",
     )
     parser.add_argument(
         "--hold",
-        type=float,
+        type=seconds,
         default=1.0,
         help="seconds a tag must be gone before it reads again (default 1.0)",
     )

@@ -18,6 +18,7 @@ import threading
 import time
 from typing import TextIO
 
+from controller.app.cli import at_least, seconds
 from controller.ports import (
     CardDrawn,
     ChipsSensed,
@@ -34,9 +35,13 @@ from drivers.serial_device import SerialDevice
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("url", help="the shoe's port: /dev/ttyUSB0, a pty path, socket://...")
-    parser.add_argument("--baud", type=int, default=115200, help="baud rate (default 115200)")
-    parser.add_argument("--count", type=int, default=None, help="stop after this many cards")
-    parser.add_argument("--duration", type=float, default=None, help="stop after SECONDS")
+    parser.add_argument(
+        "--baud", type=at_least(1), default=115200, help="baud rate (default 115200)"
+    )
+    parser.add_argument(
+        "--count", type=at_least(0), default=None, help="stop after this many cards"
+    )
+    parser.add_argument("--duration", type=seconds, default=None, help="stop after SECONDS")
 
 
 class Monitor:

@@ -15,6 +15,7 @@ import sys
 import threading
 from typing import TextIO
 
+from controller.app.cli import at_least, seconds, tcp_port
 from sim_hardware.device import DeviceRefused
 from sim_hardware.faults import FaultyLink, LineFaults
 from sim_hardware.link import Link, PtyLink, TcpLink
@@ -28,13 +29,19 @@ FAULT_KINDS = ("corrupt", "split", "duplicate", "drop", "delay")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--pty", action="store_true", help="serve on a new pseudo-terminal")
-    where.add_argument("--tcp", type=int, metavar="PORT", help="serve on 127.0.0.1:PORT")
-    parser.add_argument("--decks", type=int, default=6, help="decks in the shoe (default 6)")
+    where.add_argument(
+        "--tcp", type=tcp_port, metavar="PORT", help="serve on 127.0.0.1:PORT (0: any free port)"
+    )
+    parser.add_argument(
+        "--decks", type=at_least(1), default=6, help="decks in the shoe (default 6)"
+    )
     parser.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random)")
     parser.add_argument(
-        "--deal-every", type=float, default=1.0, metavar="SECONDS", help="pace of the dealing"
+        "--deal-every", type=seconds, default=1.0, metavar="SECONDS", help="pace of the dealing"
     )
-    parser.add_argument("--count", type=int, default=None, help="stop after this many cards")
+    parser.add_argument(
+        "--count", type=at_least(0), default=None, help="stop after this many cards"
+    )
     parser.add_argument(
         "--faults",
         default="",
@@ -75,7 +82,12 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     except ValueError as exc:
         print(f"tablectl sim-shoe: --faults: {exc}", file=sys.stderr)
         return 2
-    link: Link = PtyLink() if args.pty else TcpLink(args.tcp)
+    try:
+        link: Link = PtyLink() if args.pty else TcpLink(args.tcp)
+    except OSError as exc:
+        where = "a pseudo-terminal" if args.pty else f"127.0.0.1:{args.tcp}"
+        print(f"tablectl sim-shoe: cannot serve on {where}: {exc.strerror}", file=sys.stderr)
+        return 1
     line: Link = FaultyLink(link, outbound=faults) if faults else link
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())

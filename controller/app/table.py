@@ -24,6 +24,7 @@ from controller.app.config import TableConfig
 from controller.app.devices import TableDevices, open_devices, shoe_resume
 from controller.app.games import BlackjackGame, Game, PokerGame
 from controller.app.loop import Stop, TableLoop
+from controller.app.preflight import preflight
 from controller.app.web import status_server
 from controller.journal import Journal, to_jsonable
 from controller.ports import ShowLimits
@@ -68,6 +69,7 @@ class RunningTable:
         serve: bool = True,
         seed: int | None = None,
     ) -> None:
+        preflight(config)  # the same checks as `tablectl config check`, before anything opens
         self.config = config
         # True or "all": every device simulated; "gpio": the table's GPIO only
         self.simulate = "all" if simulate is True else (simulate or None)
@@ -85,6 +87,7 @@ class RunningTable:
             self.journal,
             self.events,
             publish=self._publish,
+            require_dealer=bool(config.staff),  # docs/security.md: sign in to use the console
         )
         self.devices: TableDevices | None = None
         self._seed = seed

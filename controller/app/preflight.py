@@ -1,0 +1,148 @@
+"""The checks a table passes before it opens anything: one list, run by `tablectl run`
+(`RunningTable`) and by `tablectl config check`, so a config that checks ok starts.
+
+`load_config` has already checked the file's shape (sections, keys, types, rules, pins);
+these are the checks that need more than the file's own text: a supervisor PIN hash that
+parses, an MQTT broker URL and topic names, the files the config names, the journal's
+folder. Each one raises `ConfigError` naming the key and its line in the config.
+
+Adding a check: write ``def check_x(config: TableConfig, at: Where) -> None`` that raises
+``at.error("what is wrong", "section", "key")``, and append it to `CHECKS`. A check only
+reads: it opens no device, binds no port, creates and writes nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from controller.app.config import TableConfig
+from controller.errors import ConfigError
+from drivers.pinmap import ConfigLines
+
+
+class Where:
+    """Points an error at the key's line in the config file (when the config came from a
+    file that can still be read; otherwise at the file alone)."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        try:
+            text = Path(source).read_text(encoding="utf-8")
+        except (OSError, UnicodeError):
+            text = ""
+        self.lines = ConfigLines(text)
+
+    def error(self, message: str, *path: str) -> ConfigError:
+        line = self.lines.line(*path)
+        at = f"{self.source}:{line}" if line else self.source
+        return ConfigError(f"{at}: {'.'.join(path)}: {message}" if path else f"{at}: {message}")
+
+
+Check = Callable[[TableConfig, Where], None]
+
+
+def check_pin_hashes(config: TableConfig, at: Where) -> None:
+    """Every PIN hash parses (the console refuses to start on one that does not): a PIN
+    written where its hash belongs is the likely mistake."""
+    from controller.app.supervisor import parse_hash
+
+    hashes: list[tuple[str, tuple[str, ...]]] = [
+        (member.pin_hash, ("staff", "pin_hash")) for member in getattr(config, "staff", ())
+    ]
+    shared = getattr(config.supervisor, "pin_hash", None)  # the older, shared PIN
+    if isinstance(shared, str):
+        hashes.append((shared, ("supervisor", "pin_hash")))
+    for stored, path in hashes:
+        try:
+            parse_hash(stored)
+        except ConfigError as exc:
+            detail = str(exc).removeprefix("[supervisor] pin_hash ")
+            raise at.error(f"{detail} (never the PIN itself)", *path) from None
+
+
+def check_lockout(config: TableConfig, at: Where) -> None:
+    if config.supervisor is None:
+        return
+    for key in ("lockout_tries", "lockout_seconds"):
+        value = getattr(config.supervisor, key)
+        if value < 1:
+            raise at.error(f"must be 1 or more, not {value}", "supervisor", key)
+
+
+def check_display(config: TableConfig, at: Where) -> None:
+    if not 0 <= config.display_port <= 65535:
+        raise at.error(f"{config.display_port} is not a TCP port (0 to 65535)", "display", "port")
+    if not config.display_host.strip():
+        raise at.error("must name an address, e.g. 127.0.0.1", "display", "host")
+
+
+def check_journal_folder(config: TableConfig, at: Where) -> None:
+    """The journal's folder must already exist: a typo in the path would otherwise start a
+    new, empty journal somewhere else, and the table would lose its recovery."""
+    folder = config.journal_path.parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise at.error(f"the folder {folder} {what} (create it first)", "journal", "path")
+    if config.journal_path.is_dir():
+        raise at.error(f"{config.journal_path} is a folder, not a file", "journal", "path")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise at.error(f"the folder {folder} is not writable by this user", "journal", "path")
+
+
+def check_pit(config: TableConfig, at: Where) -> None:
+    """The broker URL, the topic names, the keepalive (docs/mqtt.md)."""
+    from controller.app.pit import parse_broker, topic_base
+
+    pit = config.pit
+    if pit is None:
+        return
+    try:
+        parse_broker(pit.broker)
+    except ConfigError as exc:
+        raise at.error(str(exc).removeprefix("pit.broker: "), "pit", "broker") from None
+    try:
+        topic_base(pit.prefix, config.site, config.table_id)
+    except ConfigError as exc:
+        named = {"prefix": ("pit", "prefix"), "site": ("table", "site")}
+        path = next((p for n, p in named.items() if str(exc).startswith(f"the {n} ")), None)
+        raise at.error(str(exc), *(path or ("table", "id"))) from None
+    if not 1 <= pit.keepalive <= 65535:
+        raise at.error(f"must be 1 to 65535 seconds, not {pit.keepalive}", "pit", "keepalive")
+    if pit.key_file and not pit.cert_file:
+        raise at.error("a key_file needs its cert_file", "pit", "key_file")
+
+
+def check_files(config: TableConfig, at: Where) -> None:
+    """Every file the config names is there and readable by this user."""
+    named = []
+    if config.pit is not None:
+        named += [("pit", key, getattr(config.pit, key)) for key in ("ca_file", "cert_file")]
+        named += [("pit", "key_file", config.pit.key_file)]
+    for section, key, value in named:
+        if not value:
+            continue
+        path = Path(value).expanduser()
+        if not path.is_file():
+            what = "is not a file" if path.exists() else "does not exist"
+            raise at.error(f"{path} {what}", section, key)
+        if not os.access(path, os.R_OK):
+            raise at.error(f"{path} is not readable by this user", section, key)
+
+
+CHECKS: list[Check] = [
+    check_pin_hashes,
+    check_lockout,
+    check_display,
+    check_journal_folder,
+    check_pit,
+    check_files,
+]
+
+
+def preflight(config: TableConfig) -> None:
+    """Run every check; the first failure raises `ConfigError` naming the key and line."""
+    at = Where(config.source)
+    for check in CHECKS:
+        check(config, at)
