@@ -163,6 +163,34 @@ class SupervisorPinRefused(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class DealerSignedIn(Event):
+    """A dealer signed in at the console with their staff id and PIN (checked by the
+    server against ``[[staff]]``). Until they sign out, the loop names them as the actor
+    of every row it journals. Games never see it; a replay restores who is signed in."""
+
+    staff_id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DealerSignedOut(Event):
+    """The dealer signed in at the console signed out (or another one signed in)."""
+
+    staff_id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SignInRefused(Event):
+    """A wrong dealer sign-in PIN at the console (or one tried during its delay), journaled
+    with the staff id that was claimed: surveillance asks "who tried, when, how often"."""
+
+    who: str
+    failures: int
+    locked_for: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DeviceLost(Event):
     """A device stopped answering (cable pulled, port gone, heartbeat overdue)."""
 

@@ -26,7 +26,7 @@ from controller.app.cli import at_least, seconds, tcp_port
 from controller.app.config import TableConfig, load_config
 from controller.app.table import RunningTable
 from controller.errors import TableError
-from controller.ports import ConsoleAction, SupervisorAction
+from controller.ports import ConsoleAction, DealerSignedIn, SupervisorAction
 from sim_hardware.dealer import BlackjackDealer, PokerDealer
 
 Dealer = BlackjackDealer | PokerDealer
@@ -73,6 +73,8 @@ class SimHands:
         self.shoe = devices.sim_shoe
         self.sim = devices.sim_table
         self.events = table.events
+        supervisors = [m.id for m in table.config.staff if m.role == "supervisor"]
+        self.supervisor_id = supervisors[0] if supervisors else "demo supervisor"
 
     def draw(self) -> str:
         return str(self.shoe.draw_when_open())
@@ -101,9 +103,17 @@ class SimHands:
     def supervisor(self, decision: str, reason: str) -> None:
         self.events.put(
             SupervisorAction(
-                source="supervisor", who="demo supervisor", decision=decision, reason=reason
+                source="supervisor", who=self.supervisor_id, decision=decision, reason=reason
             )
         )
+
+
+def sign_in_dealer(table: RunningTable) -> None:
+    """The scripted dealer signs in as the config's first member of staff (in-process: the
+    demo's dealer is trusted; a person signs in at the console with a PIN)."""
+    if table.config.staff:
+        member = table.config.staff[0]
+        table.events.put(DealerSignedIn(source="console", staff_id=member.id, name=member.name))
 
 
 def demo_config(game: str, journal: Path, port: int, path: Path | None = None) -> TableConfig:
@@ -207,6 +217,13 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
             file=out,
             flush=True,
         )
+        print(
+            f"the dealer's console: {table.server.console_url}  (open it once: it sets the "
+            "console cookie; demo PINs: dealer d01 1357, supervisor s01 2468)",
+            file=out,
+            flush=True,
+        )
+    sign_in_dealer(table)
     dealer = make_dealer(table, random.Random(seed))
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())

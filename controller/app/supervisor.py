@@ -1,37 +1,52 @@
-"""The supervisor PIN: stored only as a salted scrypt hash, checked on the server, and
-locked out after repeated wrong tries.
+"""Who is at the console: staff PINs, stored only as salted scrypt hashes, checked on the
+server, with a growing delay after repeated wrong PINs.
 
-A supervisor action (clear a HOLD keeping the card, void the hand: rules 9.6 and 11.4(e)
-leave these to a supervisor, never the dealer) arrives at ``POST /api/supervisor`` with the
-PIN. The page never holds the PIN or its hash; it sends what was typed, over the table's
-own localhost connection, and the server checks it here.
+Each person who may sign in to deal or take a supervisor's decision (clear a HOLD keeping
+the card, void the hand: rules 9.6 and 11.4(e) leave these to a supervisor, never the
+dealer) is a ``[[staff]]`` entry of the table config with their own ``pin_hash``.
+`identify` checks a staff id and PIN for a role and returns the `StaffMember` from the
+config: the journal names that member, never a name typed by the client. The page never
+holds a PIN or a hash; it sends what was typed over the authenticated console connection
+and the server checks it here.
 
 The hash format is ``scrypt$<log2 n>$<r>$<p>$<salt, base64>$<key, base64>``: the parameters
 travel with the hash, so a casino can raise the cost later without breaking old configs.
-`tablectl pin-hash` (`controller.app.pin_hash`) prints one for the ``[supervisor]``
-section of the table config.
+`tablectl pin-hash` (`controller.app.pin_hash`) prints one for a ``[[staff]]`` entry.
 
-Wrong PINs are counted here, in the status server's memory: after ``lockout_tries`` wrong
-PINs in a row every attempt (right or wrong) is refused for ``lockout_seconds``, and the
-count starts again when the lockout ends or a right PIN is given. A restart of the
-controller resets the count (docs/display.md says why that is acceptable and what would
-journal it).
+`PinGate` counts wrong PINs per console (only the authenticated console can try a PIN at
+all, so nobody else can lock the supervisor out): ``lockout_tries`` wrong PINs in a row
+are free, then each further one makes that console wait ``lockout_first_seconds``,
+doubling with each wrong PIN, at most ``lockout_seconds``; a right PIN resets the count.
+Every refusal is journaled by the status server (`SupervisorPinRefused`, `SignInRefused`).
+The count is kept in memory: a restart of the controller resets it (docs/security.md).
 """
 
 from __future__ import annotations
 
 import base64
 import dataclasses
+import functools
 import hashlib
 import hmac
 import logging
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
-from controller.app.config import SupervisorConfig
-from controller.errors import ConfigError
+from controller.app.config import StaffMember, SupervisorConfig, TableConfig
+from controller.errors import ConfigError, TableError
+
+__all__ = [
+    "IdentityRefused",
+    "PinGate",
+    "PinVerdict",
+    "StaffMember",
+    "check_pin",
+    "hash_pin",
+    "identify",
+    "parse_hash",
+]
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +62,7 @@ MIN_PIN_DIGITS = 4
 def hash_pin(pin: str, *, salt: bytes | None = None, log2_n: int = LOG2_N) -> str:
     """The stored form of a PIN: a salted scrypt hash with its parameters."""
     if len(pin) < MIN_PIN_DIGITS:
-        raise ConfigError(f"a supervisor PIN has at least {MIN_PIN_DIGITS} characters")
+        raise ConfigError(f"a PIN has at least {MIN_PIN_DIGITS} characters")
     salt = os.urandom(SALT_BYTES) if salt is None else salt
     key = _scrypt(pin, salt, log2_n, BLOCK_SIZE, PARALLEL)
     return "$".join((SCHEME, str(log2_n), str(BLOCK_SIZE), str(PARALLEL), _b64(salt), _b64(key)))
@@ -65,15 +80,15 @@ def parse_hash(stored: str) -> tuple[int, int, int, bytes, bytes]:
     error (the table refuses to start rather than accept any PIN)."""
     parts = stored.split("$")
     if len(parts) != 6 or parts[0] != SCHEME:
-        raise ConfigError("[supervisor] pin_hash is not a 'scrypt$...' hash from tablectl pin-hash")
+        raise ConfigError("pin_hash is not a 'scrypt$...' hash from tablectl pin-hash")
     try:
         log2_n, r, p = int(parts[1]), int(parts[2]), int(parts[3])
         salt = base64.b64decode(parts[4], validate=True)
         key = base64.b64decode(parts[5], validate=True)
     except ValueError as exc:
-        raise ConfigError(f"[supervisor] pin_hash is malformed: {exc}") from exc
+        raise ConfigError(f"pin_hash is malformed: {exc}") from exc
     if not (10 <= log2_n <= 20 and 1 <= r <= 32 and 1 <= p <= 16 and salt and key):
-        raise ConfigError("[supervisor] pin_hash has scrypt parameters out of range")
+        raise ConfigError("pin_hash has scrypt parameters out of range")
     return log2_n, r, p, salt, key
 
 
@@ -88,87 +103,138 @@ def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
 
+class IdentityRefused(TableError, PermissionError):
+    """A staff id and PIN that do not identify a member of staff in that role."""
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """Checked when the staff id is unknown, so an unknown id costs what a wrong PIN costs."""
+    return hash_pin("0000", salt=b"tablectl-no-such-staff")
+
+
+def identify(
+    config_or_staff: TableConfig | Iterable[StaffMember], staff_id: str, pin: str, role: str
+) -> StaffMember:
+    """The member of staff whose ``staff_id`` and ``pin`` these are, if they may act as
+    ``role``: ``"dealer"`` (anyone on the staff list: a supervisor may deal) or
+    ``"supervisor"``. `IdentityRefused` otherwise, saying no more than "wrong staff id or
+    PIN" (which of the two is not told). The scrypt check costs the same either way."""
+    staff = config_or_staff.staff if isinstance(config_or_staff, TableConfig) else config_or_staff
+    member = next((m for m in staff if m.id == staff_id), None)
+    ok = check_pin(pin, member.pin_hash if member is not None else _dummy_hash())
+    if member is None or not ok or not pin:
+        raise IdentityRefused("wrong staff id or PIN")
+    if role == "supervisor" and member.role != "supervisor":
+        raise IdentityRefused(f"{member.id} is not a supervisor")
+    if role not in ("dealer", "supervisor"):
+        raise ValueError(f"no role {role!r}")
+    return member
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class PinVerdict:
-    """The answer to one attempt: ``accepted``, or why not, and how the count stands."""
+    """The answer to one attempt: the member identified, or why not, and how the count
+    stands at that console."""
 
-    accepted: bool
+    member: StaffMember | None
     error: str = ""
-    failures: int = 0  # wrong PINs in a row, this one included
-    tries_left: int = 0
-    locked_for: float = 0.0  # seconds until a PIN is looked at again
+    failures: int = 0  # wrong PINs in a row at this console, this one included
+    tries_left: int = 0  # wrong PINs still free of a delay
+    locked_for: float = 0.0  # seconds until a PIN is looked at again at this console
+
+    @property
+    def accepted(self) -> bool:
+        return self.member is not None
 
 
-class SupervisorGate:
-    """Checks supervisor PINs and keeps the wrong-PIN count and the lockout.
+@dataclasses.dataclass(slots=True)
+class _Count:
+    failures: int = 0
+    until: float = 0.0
 
-    Thread-safe (the status server may check from its executor). ``clock`` is injected
-    (monotonic seconds) so the lockout is tested without waiting.
+
+class PinGate:
+    """Checks staff PINs and keeps each console's wrong-PIN count and delay.
+
+    Thread-safe (the status server checks from its executor). ``clock`` is injected
+    (monotonic seconds) so the delays are tested without waiting.
     """
 
     def __init__(
-        self, config: SupervisorConfig | None, *, clock: Callable[[], float] = time.monotonic
+        self,
+        staff: Iterable[StaffMember],
+        config: SupervisorConfig | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        if config is not None:
-            parse_hash(config.pin_hash)  # fail at start, not at the first HOLD
-            if config.lockout_tries < 1 or config.lockout_seconds < 1:
-                raise ConfigError("[supervisor] lockout_tries and lockout_seconds must be >= 1")
-        self.config = config
+        self.staff = tuple(staff)
+        for member in self.staff:
+            parse_hash(member.pin_hash)  # fail at start, not at the first HOLD
+        self.config = config if config is not None else SupervisorConfig()
+        if min(self.config.lockout_tries, self.config.lockout_seconds) < 1:
+            raise ConfigError("[supervisor] lockout_tries and lockout_seconds must be >= 1")
         self.clock = clock
-        self.failures = 0
         self.total_failures = 0
-        self._locked_until: float | None = None
+        self._counts: dict[str, _Count] = {}
         self._lock = threading.Lock()
 
-    def attempt(self, pin: str) -> PinVerdict:
-        """One PIN attempt: accepted, wrong (counted), or refused during a lockout."""
-        config = self.config
-        if config is None:
-            return PinVerdict(False, "no supervisor PIN is configured ([supervisor] pin_hash)")
-        with self._lock:
-            now = self.clock()
-            if self._locked_until is not None:
-                if now < self._locked_until:
-                    left = self._locked_until - now
-                    return PinVerdict(
-                        False,
-                        f"locked out after {config.lockout_tries} wrong PINs: "
-                        f"try again in {int(left + 0.999)} s",
-                        self.failures,
-                        0,
-                        left,
-                    )
-                self._locked_until = None
-                self.failures = 0
-        ok = bool(pin) and check_pin(pin, config.pin_hash)  # slow: outside the lock
-        with self._lock:
-            if ok:
-                self.failures = 0
-                return PinVerdict(True)
-            self.failures += 1
-            self.total_failures += 1
-            left = config.lockout_tries - self.failures
-            log.warning("wrong supervisor PIN (%d in a row)", self.failures)
-            if left <= 0:
-                self._locked_until = self.clock() + config.lockout_seconds
-                log.warning("supervisor PIN locked out for %d s", config.lockout_seconds)
-                return PinVerdict(
-                    False,
-                    f"wrong PIN: locked out for {config.lockout_seconds} s",
-                    self.failures,
-                    0,
-                    float(config.lockout_seconds),
-                )
-            return PinVerdict(False, f"wrong PIN ({left} tries left)", self.failures, left)
+    def delay_after(self, failures: int) -> float:
+        """How long a console waits after ``failures`` wrong PINs in a row."""
+        c = self.config
+        if failures < c.lockout_tries:
+            return 0.0
+        return float(
+            min(c.lockout_first_seconds * 2 ** (failures - c.lockout_tries), c.lockout_seconds)
+        )
 
-    def status(self) -> dict[str, object]:
-        """For the page: whether a PIN is configured, the count, and any lockout."""
+    def attempt(self, console: str, staff_id: str, pin: str, role: str) -> PinVerdict:
+        """One PIN at ``console``: the member identified, a wrong PIN (counted), or a
+        refusal during that console's delay (not looked at, not counted)."""
+        if not any(m.role == role or role == "dealer" for m in self.staff):
+            return PinVerdict(None, f"no {role} is configured ([[staff]] in the table config)")
         with self._lock:
-            until = self._locked_until
-            left = 0.0 if until is None else max(0.0, until - self.clock())
-            expired = until is not None and left == 0.0  # the count restarts at the next try
+            count = self._counts.setdefault(console, _Count())
+            left = count.until - self.clock()
+            if left > 0:
+                return PinVerdict(
+                    None,
+                    f"{count.failures} wrong PINs: try again in {int(left + 0.999)} s",
+                    count.failures,
+                    0,
+                    left,
+                )
+        try:
+            member = identify(self.staff, staff_id, pin, role)  # slow: outside the lock
+        except IdentityRefused as exc:
+            with self._lock:
+                count.failures += 1
+                self.total_failures += 1
+                delay = self.delay_after(count.failures)
+                count.until = self.clock() + delay
+                tries_left = max(0, self.config.lockout_tries - count.failures)
+            log.warning("wrong PIN at the %s (%d in a row)", console, count.failures)
+            if delay:
+                return PinVerdict(None, f"{exc}: wait {int(delay)} s", count.failures, 0, delay)
+            return PinVerdict(None, f"{exc} ({tries_left} tries left)", count.failures, tries_left)
+        with self._lock:
+            count.failures, count.until = 0, 0.0
+        return PinVerdict(member)
+
+    def failures(self, console: str) -> int:
+        with self._lock:
+            count = self._counts.get(console)
+            return 0 if count is None else count.failures
+
+    def status(self, console: str) -> dict[str, object]:
+        """For the page: whether anyone can sign in or supervise, and this console's count
+        and delay."""
+        with self._lock:
+            count = self._counts.get(console, _Count())
+            left = max(0.0, count.until - self.clock())
             return {
-                "configured": self.config is not None,
-                "failures": 0 if expired else self.failures,
+                "dealers": any(True for _ in self.staff),
+                "supervisors": any(m.role == "supervisor" for m in self.staff),
+                "failures": count.failures,
                 "locked_for": round(left, 1),
             }

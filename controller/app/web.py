@@ -9,46 +9,72 @@ Pages (docs/display.md), all served from ``static/`` by this server, nothing fro
 internet (the Content-Security-Policy says ``'self'`` only):
 
 - ``GET /``: the dealer's display and touch console (the table's own screen).
+  ``GET /?console=<secret>`` is how the kiosk presents the table's console secret, once:
+  the answer sets the console cookie and sends the browser to ``/``, so the secret leaves
+  the address bar (docs/security.md).
 - ``GET /surveillance``: the same display, read-only: no console, no supervisor panel.
 
-The HTTP API:
+Read-only API: ``GET /api/state`` (the latest state, JSON) and ``GET /api/events``
+(Server-Sent Events: one ``state`` event per published state, the latest at once on
+connect, and a ``ping`` every `PING_SECONDS`, so a page that hears nothing for 1.5 s knows
+the controller is gone and says DISCONNECTED).
 
-- ``GET  /api/state``: the latest state, JSON.
-- ``GET  /api/events``: Server-Sent Events: one ``state`` event per published state (the
-  latest at once on connect), and a ``ping`` every `PING_SECONDS`, so a page that hears
-  nothing for 1.5 s knows the controller is gone and says DISCONNECTED.
-- ``POST /api/console``: ``{"action": "double", "args": {"box": 3}, "actor": "dealer 7"}``
-  puts a `ConsoleAction` on the controller's queue (the rules decide; a refusal shows in the
-  state with its rule). ``{"button": "next"}`` puts a `ButtonPressed`.
-- ``GET  /api/supervisor``: whether a PIN is configured, the wrong-PIN count, any lockout.
-- ``POST /api/supervisor``: ``{"pin", "who", "decision", "reason"}``: the PIN is checked
-  here (`controller.app.supervisor`); if right, a `SupervisorAction` with who and why goes
-  on the queue, and the loop journals it with ``actor=who``. A wrong PIN is refused (403)
-  and counted; after ``lockout_tries`` every attempt is refused (423) for
-  ``lockout_seconds``.
+The console API: only the table's own console may use it. Every request must carry the
+console cookie (derived from the per-table secret) and the ``X-Tablectl-Console: 1``
+header (which a page of another origin cannot send without a CORS preflight, which this
+server refuses), name this server in ``Host`` (and ``Origin``, when sent), be
+``application/json`` and at most `MAX_BODY` bytes, with exactly the fields below. Anything
+else is refused (401, 403, 400, 413, 415), logged (rate-limited) and never journaled.
 
-Bound to localhost by default: the table's own screen runs Chromium in kiosk mode on it.
+- ``GET  /api/session``: whether this browser is the console, who is signed in, the PIN
+  count and any delay.
+- ``POST /api/console``: ``{"button": "next"}`` puts a `ButtonPressed` (source
+  ``console``) on the controller's queue; ``{"action": "double", "args": {"box": 3}}`` a
+  `ConsoleAction`, its arguments checked against the game's own signature
+  (`controller.app.console_schema`). The rules decide; a refusal shows in the state.
+- ``POST /api/signin``: ``{"staff", "pin"}``: a dealer signs in (`DealerSignedIn`).
+- ``POST /api/signout``: ``{}``: the dealer signed in signs out (`DealerSignedOut`).
+- ``POST /api/supervisor``: ``{"staff", "pin", "decision", "reason"}``: a supervisor's
+  decision (`SupervisorAction`, journaled with that supervisor's staff id).
+
+PINs are checked here against the ``[[staff]]`` entries (`controller.app.supervisor`);
+a wrong one is refused, counted for this console (a growing delay) and journaled
+(`SignInRefused`, `SupervisorPinRefused`).
+
+A second, read-only address (``[display] view_host``/``view_port``) serves the
+surveillance page, the state and the events to others, and no console route at all.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import json
 import logging
 import queue
+import ssl
+import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 
-from controller.app.config import TableConfig
-from controller.app.supervisor import SupervisorGate
+from controller.app.config import LOOPBACK, STAFF_ID, StaffMember, SupervisorConfig, TableConfig
+from controller.app.console_schema import BadArguments, console_actions, supervisor_decisions
+from controller.app.secrets import create_secret, read_secret
+from controller.app.supervisor import PinGate
 from controller.app.webthread import WebThread
+from controller.errors import ConfigError
 from controller.ports import (
     ButtonPressed,
     ConsoleAction,
     ConsoleButton,
+    DealerSignedIn,
+    DealerSignedOut,
     Event,
+    SignInRefused,
     SupervisorAction,
     SupervisorPinRefused,
 )
@@ -60,9 +86,49 @@ PING_SECONDS = 0.5
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
-    "frame-ancestors 'none'"
+    "frame-ancestors 'none'; form-action 'none'"
 )
 PAGES = {"/": "index.html", "/surveillance": "surveillance.html"}
+VIEW_PAGES = {"/": "surveillance.html", "/surveillance": "surveillance.html"}
+COOKIE = "tablectl_console"
+HEADER = "X-Tablectl-Console"
+MAX_BODY = 4096
+CONSOLE = "console"  # the one console of a table: the key of its wrong-PIN count
+MAX_REASON = 200
+MAX_PIN = 32
+
+
+def console_cookie(secret: bytes) -> str:
+    """The console cookie's value: derived from the secret (so it survives a restart of
+    the controller and changes when the secret is rotated), never the secret itself."""
+    return hmac.new(secret, b"console-cookie-v1", hashlib.sha256).hexdigest()
+
+
+class _Refusals:
+    """Logs refused requests at most once per `every` seconds, counting the rest, so a
+    flood of bad requests cannot flood the log."""
+
+    def __init__(self, every: float = 5.0) -> None:
+        self.every = every
+        self._last = -every
+        self._quiet = 0
+
+    def note(self, request: web.Request, status: int, why: str) -> None:
+        now = time.monotonic()
+        if now - self._last < self.every:
+            self._quiet += 1
+            return
+        more = f" ({self._quiet} more refused since)" if self._quiet else ""
+        self._last, self._quiet = now, 0
+        log.warning(
+            "refused %s %s from %s: %d %s%s",
+            request.method,
+            request.path,
+            request.remote,
+            status,
+            why,
+            more,
+        )
 
 
 class StatusServer(WebThread):
@@ -74,36 +140,82 @@ class StatusServer(WebThread):
         *,
         host: str = "127.0.0.1",
         port: int = 8080,
-        gate: SupervisorGate | None = None,
+        game: str = "blackjack",
+        secret: bytes | None = None,
+        staff: tuple[StaffMember, ...] = (),
+        lockout: SupervisorConfig | None = None,
+        gate: PinGate | None = None,
+        readonly: bool = False,
+        ssl_context: ssl.SSLContext | None = None,
     ) -> None:
         super().__init__(host, port)
         self.events = events
-        self.gate = gate if gate is not None else SupervisorGate(None)
+        self.game = game
+        self.readonly = readonly
+        self.ssl_context = ssl_context
+        self.gate = gate if gate is not None else PinGate(staff, lockout)
+        self._cookie = None if secret is None else console_cookie(secret)
+        self._secret_hex = None if secret is None else secret.hex()
         self._state: dict[str, Any] = {}
         self._state_text = "{}"
         self._version = 0
+        self._refusals = _Refusals()
+        self._pin_lock: asyncio.Lock | None = None
+        self.views: list[StatusServer] = []  # read-only mirrors on other addresses
+
+    @property
+    def console_url(self) -> str | None:
+        """The URL the kiosk opens once (it holds the secret: never log it)."""
+        if self._secret_hex is None or self.readonly:
+            return None
+        return f"{self.url}/?console={self._secret_hex}"
 
     # --- the controller's side ----------------------------------------------------------
 
     def publish(self, state: dict[str, Any]) -> None:
         """Hand the new state to the server (from any thread; never blocks)."""
         text = json.dumps(state, separators=(",", ":"))
+        self._publish_text(state, text)
+        for view in self.views:
+            view._publish_text(state, text)
+
+    def _publish_text(self, state: dict[str, Any], text: str) -> None:
         if not self.call(self._set_state, state, text):
             self._state, self._state_text = state, text  # not serving (yet, or any more)
 
+    def start(self) -> StatusServer:
+        super().start()
+        for view in self.views:
+            view.start()
+        return self
+
+    def close(self) -> None:
+        for view in self.views:
+            view.close()
+        super().close()
+
     def build_app(self) -> web.Application:
-        app = web.Application()
+        app = web.Application(client_max_size=MAX_BODY)
         app.on_response_prepare.append(_headers)
         app.add_routes(
             [
                 web.get("/api/state", self._get_state),
                 web.get("/api/events", self._get_events),
-                web.post("/api/console", self._post_console),
-                web.get("/api/supervisor", self._get_supervisor),
-                web.post("/api/supervisor", self._post_supervisor),
             ]
         )
-        app.add_routes([web.get(path, self._page) for path in PAGES])
+        if self.readonly:
+            app.add_routes([web.get(path, self._page) for path in VIEW_PAGES])
+        else:
+            app.add_routes(
+                [
+                    web.get("/api/session", self._get_session),
+                    web.post("/api/console", self._guard(self._post_console)),
+                    web.post("/api/signin", self._guard(self._post_signin)),
+                    web.post("/api/signout", self._guard(self._post_signout)),
+                    web.post("/api/supervisor", self._guard(self._post_supervisor)),
+                ]
+            )
+            app.add_routes([web.get(path, self._page) for path in PAGES])
         app.add_routes([web.static("/static", STATIC)])
         return app
 
@@ -112,10 +224,33 @@ class StatusServer(WebThread):
         self._version += 1
         self.wake()
 
-    # --- handlers -----------------------------------------------------------------------
+    # --- pages and read-only views ------------------------------------------------------
 
     async def _page(self, request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(STATIC / PAGES[request.path], headers={"Cache-Control": "no-cache"})
+        if not self.readonly and "console" in request.query:
+            return self._present_secret(request)
+        pages = VIEW_PAGES if self.readonly else PAGES
+        return web.FileResponse(STATIC / pages[request.path], headers={"Cache-Control": "no-cache"})
+
+    def _present_secret(self, request: web.Request) -> web.StreamResponse:
+        """``/?console=<secret>``: right, the cookie is set and the browser sent to ``/``
+        (the secret leaves the address bar and the history entry); wrong, refused."""
+        given = request.query.get("console", "").strip().lower()
+        if self._secret_hex is None or self._cookie is None or request.path != "/":
+            return self._deny(request, 403, "this server has no console")
+        if not hmac.compare_digest(given.encode(), self._secret_hex.encode()):
+            return self._deny(request, 403, "not this table's console secret")
+        response = web.HTTPSeeOther("/", headers={"Cache-Control": "no-store"})
+        response.set_cookie(
+            COOKIE,
+            self._cookie,
+            httponly=True,
+            samesite="Strict",
+            path="/",
+            secure=self.ssl_context is not None,
+        )
+        log.info("the console secret was presented: this browser is the table's console")
+        return response
 
     async def _get_state(self, request: web.Request) -> web.Response:
         return web.Response(text=self._state_text, content_type="application/json")
@@ -147,73 +282,219 @@ class StatusServer(WebThread):
             pass
         return response
 
-    async def _post_console(self, request: web.Request) -> web.Response:
-        body = await _json_body(request)
+    # --- who may write -------------------------------------------------------------------
+
+    def is_console(self, request: web.Request) -> bool:
+        """Whether the request carries this table's console cookie."""
+        given = request.cookies.get(COOKIE, "")
+        return self._cookie is not None and hmac.compare_digest(
+            given.encode(), self._cookie.encode()
+        )
+
+    def _own_host(self, host: str) -> bool:
+        """``Host`` names this server (a DNS-rebinding page names its own host). Over TLS,
+        any name on this port: the certificate check already refuses a rebound name."""
+        name, _, port = host.rpartition(":")
+        if port != str(self.port):
+            return False
+        if self.ssl_context is not None:
+            return True
+        return name.strip("[]") in (*LOOPBACK, self.host)
+
+    def _refusal(self, request: web.Request) -> tuple[int, str] | None:
+        """Why a console request is refused, or None: checked before the body is read."""
+        host = request.headers.get("Host", "")
+        if not self._own_host(host):
+            return 403, "the Host is not this server"
+        origin = request.headers.get("Origin")
+        if origin is not None and origin != f"{request.scheme}://{host}":
+            return 403, "a request from another origin"
+        if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
+            return 403, "a request from another site"
+        if request.headers.get(HEADER) != "1":
+            return 403, f"the {HEADER} header is missing"
+        if not self.is_console(request):
+            return 401, "not the table's console (open the console URL: tablectl kiosk-url)"
+        if request.content_type != "application/json":
+            return 415, "the body must be application/json"
+        return None
+
+    def _deny(self, request: web.Request, status: int, why: str) -> web.Response:
+        self._refusals.note(request, status, why)
+        return web.json_response({"accepted": False, "error": why}, status=status)
+
+    def _guard(
+        self, handler: Callable[[web.Request, dict[str, Any]], Awaitable[web.Response]]
+    ) -> Callable[[web.Request], Awaitable[web.Response]]:
+        async def guarded(request: web.Request) -> web.Response:
+            refused = self._refusal(request)
+            if refused is not None:
+                return self._deny(request, *refused)
+            try:
+                raw = await request.read()
+            except web.HTTPRequestEntityTooLarge:
+                return self._deny(request, 413, f"the body is over {MAX_BODY} bytes")
+            try:
+                body = json.loads(raw)
+            except (ValueError, UnicodeDecodeError):
+                return self._deny(request, 400, "the body must be JSON")
+            if not isinstance(body, dict):
+                return self._deny(request, 400, "the body must be a JSON object")
+            try:
+                return await handler(request, body)
+            except BadRequest as exc:
+                return self._deny(request, 400, str(exc))
+
+        return guarded
+
+    # --- the console -----------------------------------------------------------------------
+
+    async def _get_session(self, request: web.Request) -> web.Response:
+        console = self.is_console(request)
+        answer: dict[str, Any] = {"console": console, "dealer": self._state.get("dealer")}
+        if console:
+            answer.update(self.gate.status(CONSOLE))
+        return web.json_response(answer)
+
+    async def _post_console(self, request: web.Request, body: dict[str, Any]) -> web.Response:
         event: Event
         if "button" in body:
+            _fields(body, required={"button"}, optional=frozenset({"held"}))
             try:
                 button = ConsoleButton(body["button"])
-            except ValueError:
-                return _refuse(f"no console button {body['button']!r}")
+            except (ValueError, TypeError):
+                raise BadRequest("no such console button") from None
             if button is ConsoleButton.SUPERVISOR:
-                return _refuse("the supervisor key is not on the touch console: use the PIN")
-            event = ButtonPressed(source="console", button=button, held=bool(body.get("held")))
+                raise BadRequest("the supervisor key is not on the touch console: use the PIN")
+            held = body.get("held", False)
+            if not isinstance(held, bool):
+                raise BadRequest("'held' is true or false")
+            event = ButtonPressed(source="console", button=button, held=held)
         else:
-            action = body.get("action")
-            args = body.get("args", {})
-            if not isinstance(action, str) or not isinstance(args, dict):
-                return _refuse("expected {'action': str, 'args': {...}} or {'button': str}")
-            actor = body.get("actor")
-            event = ConsoleAction(
-                source="console", action=action, args=args, actor=str(actor) if actor else None
-            )
+            _fields(body, required={"action"}, optional=frozenset({"args"}))
+            action, args = body["action"], body.get("args", {})
+            schema = console_actions(self.game)
+            if not isinstance(action, str) or action not in schema:
+                raise BadRequest(f"the {self.game} console has no such action")
+            if not isinstance(args, dict):
+                raise BadRequest("'args' is an object")
+            try:
+                schema[action].check(args)
+            except BadArguments as exc:
+                raise BadRequest(str(exc)) from None
+            event = ConsoleAction(source="console", action=action, args=args)
         self.events.put(event)
         return web.json_response({"accepted": True}, status=202)
 
-    async def _get_supervisor(self, request: web.Request) -> web.Response:
-        return web.json_response(self.gate.status())
-
-    async def _post_supervisor(self, request: web.Request) -> web.Response:
-        body = await _json_body(request)
-        who, decision = body.get("who"), body.get("decision")
-        reason, pin = body.get("reason"), body.get("pin")
-        if not isinstance(who, str) or not who.strip():
-            return _refuse("a supervisor action names who does it")
-        if not isinstance(reason, str) or not reason.strip():
-            return _refuse("a supervisor action says why")
-        if not isinstance(decision, str) or not decision:
-            return _refuse("a supervisor action needs a decision")
-        if not isinstance(pin, str):
-            return _refuse("a supervisor action needs the supervisor PIN")
+    async def _attempt(self, staff: str, pin: str, role: str) -> Any:
+        """One PIN at this console, one at a time (the count is exact)."""
+        if self._pin_lock is None:
+            self._pin_lock = asyncio.Lock()
         loop = asyncio.get_running_loop()
-        verdict = await loop.run_in_executor(None, self.gate.attempt, pin)  # scrypt: ~50 ms
-        if not verdict.accepted:
-            log.warning("supervisor action by %r refused: %s", who, verdict.error)
+        async with self._pin_lock:  # scrypt: ~50 ms, in the executor
+            return await loop.run_in_executor(None, self.gate.attempt, CONSOLE, staff, pin, role)
+
+    def _pin_refused(self, verdict: Any) -> web.Response:
+        status = 429 if verdict.locked_for > 0 else 403
+        headers = {"Retry-After": str(int(verdict.locked_for + 0.999))} if status == 429 else {}
+        return web.json_response(
+            {
+                "accepted": False,
+                "error": verdict.error,
+                "failures": verdict.failures,
+                "tries_left": verdict.tries_left,
+                "locked_for": verdict.locked_for,
+            },
+            status=status,
+            headers=headers,
+        )
+
+    async def _post_signin(self, request: web.Request, body: dict[str, Any]) -> web.Response:
+        _fields(body, required={"staff", "pin"})
+        staff, pin = _staff_id(body["staff"]), _pin(body["pin"])
+        verdict = await self._attempt(staff, pin, "dealer")
+        if verdict.member is None:
             self.events.put(
-                SupervisorPinRefused(
-                    source="supervisor",
-                    who=who.strip(),
+                SignInRefused(
+                    source="console",
+                    who=staff,
                     failures=verdict.failures,
                     locked_for=verdict.locked_for,
                 )
             )
-            status = 423 if verdict.tries_left == 0 and verdict.locked_for > 0 else 403
+            return self._pin_refused(verdict)
+        member: StaffMember = verdict.member
+        self.events.put(DealerSignedIn(source="console", staff_id=member.id, name=member.name))
+        return web.json_response(
+            {"accepted": True, "dealer": {"id": member.id, "name": member.name}}, status=202
+        )
+
+    async def _post_signout(self, request: web.Request, body: dict[str, Any]) -> web.Response:
+        _fields(body, required=set())
+        dealer = self._state.get("dealer")
+        if not isinstance(dealer, dict):
             return web.json_response(
-                {
-                    "accepted": False,
-                    "error": verdict.error,
-                    "failures": verdict.failures,
-                    "tries_left": verdict.tries_left,
-                    "locked_for": verdict.locked_for,
-                },
-                status=status,
+                {"accepted": False, "error": "nobody is signed in"}, status=409
             )
         self.events.put(
+            DealerSignedOut(source="console", staff_id=str(dealer["id"]), name=str(dealer["name"]))
+        )
+        return web.json_response({"accepted": True}, status=202)
+
+    async def _post_supervisor(self, request: web.Request, body: dict[str, Any]) -> web.Response:
+        _fields(body, required={"staff", "pin", "decision", "reason"})
+        staff, pin = _staff_id(body["staff"]), _pin(body["pin"])
+        decision, reason = body["decision"], body["reason"]
+        if not isinstance(decision, str) or decision not in supervisor_decisions(self.game):
+            raise BadRequest("a supervisor action needs a decision the game knows")
+        if not isinstance(reason, str) or not reason.strip():
+            raise BadRequest("a supervisor action says why")
+        if len(reason) > MAX_REASON or not reason.isprintable():
+            raise BadRequest(f"the reason is printable text of at most {MAX_REASON} characters")
+        verdict = await self._attempt(staff, pin, "supervisor")
+        if verdict.member is None:
+            self.events.put(
+                SupervisorPinRefused(
+                    source="console",
+                    who=staff,
+                    failures=verdict.failures,
+                    locked_for=verdict.locked_for,
+                )
+            )
+            return self._pin_refused(verdict)
+        self.events.put(
             SupervisorAction(
-                source="supervisor", who=who.strip(), decision=decision, reason=reason.strip()
+                source="supervisor", who=verdict.member.id, decision=decision, reason=reason.strip()
             )
         )
         return web.json_response({"accepted": True}, status=202)
+
+
+class BadRequest(ValueError):
+    """A console request whose body does not fit: 400, not journaled."""
+
+
+def _fields(
+    body: dict[str, Any], *, required: set[str], optional: frozenset[str] = frozenset()
+) -> None:
+    unknown = set(body) - required - optional
+    if unknown:
+        raise BadRequest(f"unknown fields: {', '.join(sorted(repr(k)[:40] for k in unknown))}")
+    missing = required - set(body)
+    if missing:
+        raise BadRequest(f"missing fields: {', '.join(sorted(missing))}")
+
+
+def _staff_id(value: Any) -> str:
+    if not isinstance(value, str) or not STAFF_ID.fullmatch(value):
+        raise BadRequest("a staff id is 1 to 32 letters, digits, '.', '-' or '_'")
+    return value
+
+
+def _pin(value: Any) -> str:
+    if not isinstance(value, str) or not value or len(value) > MAX_PIN:
+        raise BadRequest("a PIN is text of 1 to 32 characters")
+    return value
 
 
 async def _headers(request: web.Request, response: web.StreamResponse) -> None:
@@ -226,25 +507,52 @@ async def _headers(request: web.Request, response: web.StreamResponse) -> None:
         response.headers["Cache-Control"] = "no-cache"
 
 
-async def _json_body(request: web.Request) -> dict[str, Any]:
+def console_secret(config: TableConfig) -> bytes:
+    """The table's console secret; created (and logged) when it is missing, so a first
+    start works. Group-readable: the kiosk user reads it through the service's group."""
+    path = config.console_secret_file
+    if not path.exists():
+        create_secret(path, mode=0o640)
+        log.warning("created the console secret %s (docs/security.md)", path)
+    return read_secret(path, "the console secret")
+
+
+def tls_context(config: TableConfig) -> ssl.SSLContext | None:
+    if not config.tls_cert_file:
+        return None
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     try:
-        body = await request.json()
-    except ValueError:
-        raise web.HTTPBadRequest(text="the body must be JSON") from None
-    if not isinstance(body, dict):
-        raise web.HTTPBadRequest(text="the body must be a JSON object")
-    return body
-
-
-def _refuse(message: str) -> web.Response:
-    return web.json_response({"accepted": False, "error": message}, status=400)
+        context.load_cert_chain(config.tls_cert_file, config.tls_key_file)
+    except (OSError, ssl.SSLError) as exc:
+        raise ConfigError(
+            f"{config.source}: [display] tls_cert_file/tls_key_file "
+            f"({config.tls_cert_file}, {config.tls_key_file}): cannot load: {exc}"
+        ) from exc
+    return context
 
 
 def status_server(config: TableConfig, events: queue.Queue[Any]) -> StatusServer:
-    """The status display for a table config (its supervisor PIN checked by the server)."""
-    return StatusServer(
+    """The status display and console for a table config, and its read-only address when
+    the config gives one."""
+    gate = PinGate(config.staff, config.supervisor)
+    server = StatusServer(
         events,
         host=config.display_host,
         port=config.display_port,
-        gate=SupervisorGate(config.supervisor),
+        game=config.game,
+        secret=console_secret(config),
+        gate=gate,
+        ssl_context=tls_context(config),
     )
+    if config.view_host:
+        server.views.append(
+            StatusServer(
+                events,
+                host=config.view_host,
+                port=config.view_port,
+                game=config.game,
+                gate=gate,
+                readonly=True,
+            )
+        )
+    return server

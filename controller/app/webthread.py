@@ -12,6 +12,7 @@ import abc
 import asyncio
 import contextlib
 import logging
+import ssl
 import threading
 from collections.abc import Callable
 from typing import Any, Self
@@ -23,6 +24,7 @@ log = logging.getLogger(__name__)
 
 class WebThread(abc.ABC):
     what = "the web server"  # for error messages: "cannot serve <what> on host:port"
+    ssl_context: ssl.SSLContext | None = None  # set before start() to serve over TLS
 
     def __init__(self, host: str, port: int) -> None:
         self.host = host
@@ -40,7 +42,8 @@ class WebThread(abc.ABC):
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        scheme = "https" if self.ssl_context is not None else "http"
+        return f"{scheme}://{self.host}:{self.port}"
 
     def start(self) -> Self:
         self._thread = threading.Thread(target=self._serve, name=type(self).__name__, daemon=True)
@@ -93,7 +96,9 @@ class WebThread(abc.ABC):
         self.stopping = asyncio.Event()
         runner = web.AppRunner(self.build_app(), handle_signals=False, shutdown_timeout=1.0)
         await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
+        site = web.TCPSite(
+            runner, self.host, self.port, reuse_address=True, ssl_context=self.ssl_context
+        )
         await site.start()
         if self.port == 0:
             self.port = runner.addresses[0][1]
