@@ -240,7 +240,7 @@ class StatusServer(WebThread):
             return self._deny(request, 403, "this server has no console")
         if not hmac.compare_digest(given.encode(), self._secret_hex.encode()):
             return self._deny(request, 403, "not this table's console secret")
-        response = web.HTTPSeeOther("/", headers={"Cache-Control": "no-store"})
+        response = web.Response(status=303, headers={"Location": "/", "Cache-Control": "no-store"})
         response.set_cookie(
             COOKIE,
             self._cookie,

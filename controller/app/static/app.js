@@ -5,8 +5,11 @@
 // ping, sent every 0.5 s) is heard for WATCHDOG_MS, or the stream fails, the page says
 // DISCONNECTED at once, greys out what it shows, and keeps reconnecting by itself.
 //
-// The page holds no secret: supervisor actions send the PIN as typed to the server, which
-// checks it against the hash in the table config and counts wrong ones.
+// The page holds no secret: it is the table's console because the kiosk opened the console
+// URL once, which set an HttpOnly cookie the page cannot read (docs/security.md). Every
+// write it makes is a same-origin JSON POST with the X-Tablectl-Console header. Dealer
+// sign-in and supervisor actions send the staff id and the PIN as typed to the server,
+// which checks them against the [[staff]] hashes in the table config and counts wrong ones.
 "use strict";
 
 (() => {
@@ -103,7 +106,10 @@
     $("notices").innerHTML = notices(state);
     const line = $("journal-line");
     if (line) line.textContent = `journal row ${state.journal_seq} · ${state.events_processed} events since start`;
-    if (MODE === "dealer") renderConsole(state, view);
+    if (MODE === "dealer") {
+      renderDealer(state);
+      renderConsole(state, view);
+    }
   }
 
   function noteNewCards(before) {
@@ -371,7 +377,7 @@
         input.addEventListener("change", () => { raiseBy = Number(input.value); });
         host.append(input);
         b.body = null;
-        b.onPress = () => send({ action: "raise_", args: { seat: a.seat, amount: Number(input.value) }, actor: "touch console" });
+        b.onPress = () => send({ action: "raise_", args: { seat: a.seat, amount: Number(input.value) } });
       }
       const el = document.createElement("button");
       el.type = "button";
@@ -380,16 +386,24 @@
       el.dataset.lit = String(Boolean(b.lit));
       el.setAttribute("aria-description", b.lit ? "allowed now" : "not expected now");
       if (b.cls) el.classList.add(b.cls);
-      el.addEventListener("click", b.onPress || (() => send({ ...b.body, actor: "touch console" })));
+      el.addEventListener("click", b.onPress || (() => send(b.body)));
       host.append(el);
     }
   }
 
+  // Every write: same origin, JSON, the console header; the cookie goes by itself.
+  function post(path, body) {
+    return fetch(path, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-Tablectl-Console": "1" },
+      body: JSON.stringify(body),
+    });
+  }
+
   async function send(body) {
     try {
-      const response = await fetch("/api/console", {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-      });
+      const response = await post("/api/console", body);
       if (!response.ok) {
         const answer = await response.json().catch(() => ({}));
         $("notices").insertAdjacentHTML("afterbegin", `<p>CONSOLE: ${esc(answer.error || response.status)}</p>`);
@@ -427,9 +441,10 @@
     $("sup-result").className = "";
     $("sup-pin").value = "";
     dialog.showModal();
-    fetch("/api/supervisor").then((r) => r.json()).then((s) => {
-      if (!s.configured) $("sup-result").textContent = "No supervisor PIN is configured for this table.";
-      else if (s.locked_for > 0) $("sup-result").textContent = `Locked out: try again in ${Math.ceil(s.locked_for)} s`;
+    fetch("/api/session", { credentials: "same-origin" }).then((r) => r.json()).then((s) => {
+      if (!s.console) $("sup-result").textContent = "This screen is not the table's console.";
+      else if (!s.supervisors) $("sup-result").textContent = "No supervisor is configured for this table ([[staff]]).";
+      else if (s.locked_for > 0) $("sup-result").textContent = `Wait ${Math.ceil(s.locked_for)} s: too many wrong PINs`;
     }).catch(() => {});
   }
 
@@ -438,15 +453,13 @@
     const form = $("sup-form");
     const decision = form.querySelector("input[name=decision]:checked");
     const body = {
-      who: $("sup-who").value, reason: $("sup-reason").value,
+      staff: $("sup-staff").value.trim(), reason: $("sup-reason").value,
       decision: decision ? decision.value : "", pin: $("sup-pin").value,
     };
     $("sup-pin").value = ""; // the PIN is not kept in the page
     const result = $("sup-result");
     try {
-      const response = await fetch("/api/supervisor", {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-      });
+      const response = await post("/api/supervisor", body);
       const answer = await response.json().catch(() => ({}));
       if (response.ok) {
         result.textContent = "Accepted: journaled";
@@ -461,7 +474,67 @@
     }
   }
 
+  // --- dealer sign-in ------------------------------------------------------------------
+  // Who is signed in comes from the published state (the controller journals it and
+  // restores it after a restart); the page only asks.
+  function renderDealer(state) {
+    const dealer = state.dealer;
+    const chip = $("dealer");
+    if (!chip) return;
+    chip.textContent = dealer ? `DEALER ${dealer.name} (${dealer.id})` : (state.console_locked ? "NO DEALER: SIGN IN" : "NO DEALER");
+    chip.classList.toggle("warn", !dealer && Boolean(state.console_locked));
+    document.body.dataset.dealer = dealer ? dealer.id : "";
+    const button = $("signin-open");
+    if (button) button.textContent = dealer ? "SIGN OUT" : "SIGN IN";
+  }
+
+  function openSignIn() {
+    if ((page.state || {}).dealer) {
+      post("/api/signout", {}).then(async (response) => {
+        if (!response.ok) {
+          const answer = await response.json().catch(() => ({}));
+          $("notices").insertAdjacentHTML("afterbegin", `<p>SIGN OUT: ${esc(answer.error || response.status)}</p>`);
+        }
+      }).catch(() => drop());
+      return;
+    }
+    $("signin-result").textContent = "";
+    $("signin-pin").value = "";
+    $("signin-dialog").showModal();
+  }
+
+  async function submitSignIn(event) {
+    event.preventDefault();
+    const body = { staff: $("signin-staff").value.trim(), pin: $("signin-pin").value };
+    $("signin-pin").value = ""; // the PIN is not kept in the page
+    const result = $("signin-result");
+    try {
+      const response = await post("/api/signin", body);
+      const answer = await response.json().catch(() => ({}));
+      if (response.ok) {
+        $("signin-staff").value = "";
+        $("signin-dialog").close();
+      } else {
+        result.textContent = `REFUSED: ${answer.error || response.status}`;
+      }
+    } catch (err) {
+      result.textContent = "REFUSED: the controller is not answering";
+    }
+  }
+
+  function checkConsole() {
+    fetch("/api/session", { credentials: "same-origin" }).then((r) => r.json()).then((s) => {
+      document.body.dataset.console = s.console ? "1" : "0";
+      const chip = $("not-console");
+      if (chip) chip.hidden = Boolean(s.console);
+    }).catch(() => {});
+  }
+
   if (MODE === "dealer") {
+    $("signin-open").addEventListener("click", openSignIn);
+    $("signin-form").addEventListener("submit", submitSignIn);
+    $("signin-cancel").addEventListener("click", () => { $("signin-pin").value = ""; $("signin-dialog").close(); });
+    checkConsole();
     $("sup-open").addEventListener("click", openSupervisor);
     $("sup-form").addEventListener("submit", submitSupervisor);
     $("sup-cancel").addEventListener("click", () => { $("sup-pin").value = ""; $("sup-dialog").close(); });
