@@ -52,7 +52,8 @@ class DrawView:
     owed: int | None
     stub: int
     discards_by_owner: tuple[tuple[int, int], ...]
-    reshuffle: dict[str, Any] | None
+    reshuffle: dict[str, Any] | None  # the latest 11.3(b) reshuffle (again when it runs out)
+    pile: int | None  # cards left in the reshuffled discards; None before the stub ran out
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +124,7 @@ def status(table: PokerTable) -> PokerStatus:
             max(draw.stub, 0),
             tuple((s, len(rack.known.get(s, ())) + rack.unknown.get(s, 0)) for s in owners),
             draw.reshuffle.as_dict() if draw.reshuffle else None,
+            draw.pile_left if draw.reshuffled else None,
         )
     pots: tuple[tuple[int, tuple[int, ...]], ...] = ()
     uncalled: tuple[tuple[int, int], ...] = ()

@@ -10,13 +10,18 @@ from the top of the deck".
 dealt, only the previous discards (not including that player and subsequent player's
 discards) shall be shuffled, cut and used to complete the draw."
 
-The controller counts the stub (52 less every card read this hand, the burn included).
-When a draw needs a card and the stub is empty, it tells the dealer which discards may be
-shuffled: those of the players before this one in the draw, by owner, and by identity
-where the discard rack reader (or the console) reported them. From then on every card
-read must be one of them; anything else is a `Violation` of 11.3(b) and holds the table.
-A card cannot be refused (it has left the shoe), so card handling returns records rather
-than raising.
+The controller counts the stub (52 less every card out this hand: the deal, the burn,
+and any card a supervisor accepted that nobody was owed, set aside dead). When a draw
+needs a card and the stub is empty, it tells the dealer which discards may be shuffled:
+those of the players before this one in the draw, by owner, and by identity where the
+discard rack reader (or the console) reported them. From then on every card read must be
+one of the discards of a player before the one drawing, not yet dealt again; anything
+else is a `Violation` of 11.3(b) and holds the table. When the reshuffled discards run out
+in turn (seven or more players), the clause applies again: the discards of every player
+before this one that have not been dealt again, including those of players who drew from
+the reshuffled discards, are shuffled, and the controller says so with a new
+`ReshuffleAllowed`. A card cannot be refused (it has left the shoe), so card handling
+returns records rather than raising.
 """
 
 from __future__ import annotations
@@ -33,12 +38,14 @@ HAND_SIZE = 5
 
 
 class DiscardRack:
-    """The discards of this draw, by owner: known cards, and counts not read by identity."""
+    """The discards of this draw, by owner: known cards, and counts not read by identity;
+    the burn card; the dead cards set aside. The burn and the dead are never reshuffled."""
 
     def __init__(self) -> None:
         self.known: dict[int, list[Card]] = {}
         self.unknown: dict[int, int] = {}
         self.burned: list[Card] = []
+        self.dead: list[Card] = []
 
 
 class Draw:
@@ -60,11 +67,12 @@ class Draw:
         self.index = 0
         self.owed: int | None = None  # None: the drawer has not announced yet
         self.rack = DiscardRack()
-        self._old_hands: dict[int, tuple[Card, ...]] = {}
-        self.pool: set[Card] | None = None  # eligible discards once the stub ran out
-        self.pool_possible: dict[int, set[Card]] = {}
-        self.pool_unknown: dict[int, int] = {}
-        self.reshuffle: ReshuffleAllowed | None = None
+        self.reshuffled = False  # the stub ran out: cards come from earlier discards
+        self.pile_left = 0  # cards left, as far as the controller knows, in the reshuffle
+        self.redealt: set[Card] = set()  # known discards dealt again
+        self.possible: dict[int, set[Card]] = {}  # unread discards: the cards they may be
+        self.unknown_left: dict[int, int] = {}  # unread discards not yet dealt again
+        self.reshuffle: ReshuffleAllowed | None = None  # the latest 11.3(b) reshuffle
 
     @property
     def drawer(self) -> int | None:
@@ -104,15 +112,16 @@ class Draw:
             self.hands[seat] = [c for c in held if c not in cards]
         elif count:
             self.rack.unknown[seat] = count
-            self._old_hands[seat] = tuple(held)
+            self.possible[seat] = set(held)
+            self.unknown_left[seat] = count
             self.hands[seat] = []
             self.unknown_kept[seat] = HAND_SIZE - count
         out: list[Record] = [DrawTaken(seat, count, None if cards is None else _names(cards))]
         self.owed = count
         if count == 0:
             self._next()
-        elif self.stub == 0 and self.pool is None:
-            out.append(self._open_pool())
+        else:
+            out += self._reshuffle_if_out()
         return out
 
     def card(self, card: Card) -> list[Record]:
@@ -136,70 +145,106 @@ class Draw:
                     seat,
                 )
             ]
-        if self.pool is None:
+        if not self.reshuffled:
             if card in self.seen:
                 return [Violation(DRAW_RULE, f"{card} is already out: not from the top", str(card))]
             self.seen.add(card)
             self.stub -= 1
+        elif self._take_from_discards(card):
+            self.pile_left = max(0, self.pile_left - 1)
         else:
-            violation = self._take_from_pool(card, seat)
-            if violation is not None:
-                return [violation]
+            return [
+                Violation(
+                    RESHUFFLE_RULE,
+                    f"{card} is not among the earlier players' discards that 11.3(b) allows "
+                    f"to be shuffled to complete seat {seat}'s draw",
+                    str(card),
+                    seat,
+                )
+            ]
         return self.give(card)
 
     def give(self, card: Card) -> list[Record]:
         """Hand ``card`` to the drawer (also used when a supervisor accepts a card)."""
         seat = self.drawer
         if seat is None or not self.owed:
-            self.rack.burned.append(card)  # accepted but owed to nobody: set aside, dead
-            return []
+            return self.set_aside(card)  # accepted but owed to nobody
         self.hands[seat].append(card)
         self.owed -= 1
         if self.owed == 0:
             self._next()
-        elif self.stub <= 0 and self.pool is None:
-            return [self._open_pool()]
-        return []
+            return []
+        return self._reshuffle_if_out()
+
+    def set_aside(self, card: Card) -> list[Record]:
+        """``card`` came out but nobody is owed it: dead, kept apart, never reshuffled. It
+        is counted out of the stub (or of the reshuffled discards it came from), so the
+        count stays true and 11.3(b) is offered when the stub is physically empty."""
+        self.rack.dead.append(card)
+        if self.reshuffled:
+            if self._take_from_discards(card):
+                self.pile_left = max(0, self.pile_left - 1)
+        elif card not in self.seen:
+            self.seen.add(card)
+            self.stub -= 1
+        return self._reshuffle_if_out() if self.owed else []
 
     def _next(self) -> None:
         self.index += 1
         self.owed = None
 
-    def _open_pool(self) -> ReshuffleAllowed:
-        """11.3(b): only the previous players' discards may be shuffled, cut and used."""
+    # --- 11.3(b) ------------------------------------------------------------------------
+
+    @property
+    def pool(self) -> set[Card] | None:
+        """The known discards the drawer may have (None until the stub ran out): those of
+        the players before the drawer, not yet dealt again."""
+        if not self.reshuffled or self.done:
+            return None
+        return self._known_discards()
+
+    def _known_discards(self) -> set[Card]:
+        earlier = self.order[: self.index]
+        return {c for s in earlier for c in self.rack.known.get(s, ()) if c not in self.redealt}
+
+    def _reshuffle_if_out(self) -> list[Record]:
+        """The drawer is owed a card: when the stub (or the last reshuffle) is out, 11.3(b)."""
+        if self.stub > 0 or (self.reshuffled and self.pile_left > 0) or self.done:
+            return []
         seat = self.order[self.index]
         earlier = self.order[: self.index]
-        self.pool = {c for s in earlier for c in self.rack.known.get(s, ())}
-        for s in earlier:
-            if self.rack.unknown.get(s):
-                self.pool_unknown[s] = self.rack.unknown[s]
-                self.pool_possible[s] = set(self._old_hands[s])
+        known = self._known_discards()
         owners = tuple(
-            (s, len(self.rack.known.get(s, ())) + self.rack.unknown.get(s, 0))
+            (s, n)
             for s in earlier
-            if self.rack.known.get(s) or self.rack.unknown.get(s)
+            if (n := sum(c in known for c in self.rack.known.get(s, ())) + self._unread(s))
         )
-        self.reshuffle = ReshuffleAllowed(
-            seat, owners, _names(sorted(self.pool, key=str)), tuple(self.order[self.index :])
+        record = ReshuffleAllowed(
+            seat, owners, _names(sorted(known, key=str)), tuple(self.order[self.index :])
         )
-        return self.reshuffle
+        self.reshuffled = True
+        self.pile_left = sum(n for _, n in owners)
+        if record == self.reshuffle:
+            return []  # nothing new to shuffle: the dealer was told already
+        self.reshuffle = record
+        return [record]
 
-    def _take_from_pool(self, card: Card, seat: int) -> Violation | None:
-        if self.pool is not None and card in self.pool:
-            self.pool.remove(card)
-            return None
-        for owner, possible in self.pool_possible.items():
-            if self.pool_unknown[owner] and card in possible:
-                possible.remove(card)
-                self.pool_unknown[owner] -= 1
-                return None
-        return Violation(
-            RESHUFFLE_RULE,
-            f"{card} is not among the earlier players' discards that 11.3(b) allows to be "
-            f"shuffled to complete seat {seat}'s draw",
-            str(card),
-            seat,
-        )
+    def _unread(self, seat: int) -> int:
+        return self.unknown_left.get(seat, 0)
+
+    def _take_from_discards(self, card: Card) -> bool:
+        """``card`` is a discard of a player before the drawer not yet dealt again: take it."""
+        earlier = self.order[: self.index]
+        for s in earlier:
+            if card in self.rack.known.get(s, ()) and card not in self.redealt:
+                self.redealt.add(card)
+                return True
+        for s in earlier:
+            if self._unread(s) and card in self.possible.get(s, ()):
+                self.possible[s].discard(card)
+                self.unknown_left[s] -= 1
+                return True
+        return False
 
 
 def _names(cards: Sequence[Card]) -> tuple[str, ...]:

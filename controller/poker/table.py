@@ -26,6 +26,7 @@ from controller.poker.draw import HAND_SIZE, Draw
 from controller.poker.machine import build_machine, fire
 from controller.poker.pots import Split, build_pots, check_balance, split_pot, take_rake
 from controller.poker.records import (
+    CardSetAside,
     HandSettled,
     HandStarted,
     HoldCleared,
@@ -216,14 +217,15 @@ class PokerTable:
 
     def card_drawn(self, card: Card) -> list[Output]:
         draw = self.draw
-        reused = self.state == "drawing" and draw is not None and draw.pool is not None
+        reused = self.state == "drawing" and draw is not None and draw.reshuffled
         foreign = None if reused else self.audit.see(card)  # 11.3(b) reuses discards
         if self.hold is not None:
-            return self._violate(
-                Violation(self.hold.rule, f"{card} drawn while the table is on HOLD", str(card)),
-                card,
-                keep_first=True,
+            violation = Violation(
+                self.hold.rule,
+                f"{card} drawn while the table is on HOLD: set aside, dead",
+                str(card),
             )
+            return [*self._violate(violation, card, keep_first=True), *self._set_aside(card)]
         if foreign is not None:
             return self._violate(Violation(foreign.rule, foreign.message, str(foreign.card)), card)
         if self.state == "dealing":
@@ -521,17 +523,28 @@ class PokerTable:
             return out + self._pay([], returns, 0, (), void=True)
         if self.state in ("dealing", "drawing"):
             out.append(UnlockShoe())  # cards are due again; otherwise the gate stays locked
-        if card is not None and any(card in held for held in self.hands.values()):
-            card = None  # a second copy (11.2) cannot stand in a hand of five different
-            # cards (11.4(c)): it is set aside, dead, and the seat is still owed its card
-        if card is not None:
-            if self.state == "dealing":
-                self._deal(card)
-                out += self._after_deal()
-            elif self.state == "drawing" and self.draw is not None:
-                out += self.draw.give(card)
-                out += self._after_draw()
+        if card is None:
+            return out
+        if any(card in held for held in self.hands.values()):
+            # a second copy (11.2) cannot stand in a hand of five different cards (11.4(c)):
+            # it is set aside, dead, and the seat is still owed its card
+            out.append(CardSetAside(str(card), hold.rule))
+        elif self.state == "dealing":
+            self._deal(card)
+            out += self._after_deal()
+        elif self.state == "drawing" and self.draw is not None and self.draw.owed:
+            out += self.draw.give(card)
+            out += self._after_draw()
+        else:  # owed to nobody (players bet, no draw announced): dead, out of the stub
+            out += [CardSetAside(str(card), hold.rule), *self._set_aside(card)]
         return out
+
+    def _set_aside(self, card: Card) -> list[Output]:
+        """A card out of the shoe that nobody gets: counted out of the stub (11.3(b))."""
+        if self.state == "drawing" and self.draw is not None:
+            return [*self.draw.set_aside(card)]
+        self.seen.add(card)  # the draw's stub is 52 less the cards seen
+        return []
 
 
 def _can(verify: object, *args: object) -> bool:

@@ -282,7 +282,9 @@
     if (d) {
       html += `<div class="panel"><h3>THE DRAW (11.3)</h3><p>`;
       html += d.drawer ? `Seat ${d.drawer} drawing${d.owed != null ? `: ${d.owed} card${d.owed === 1 ? "" : "s"}` : ""}` : "Draw complete";
-      html += ` · stub ${d.stub} card${d.stub === 1 ? "" : "s"}</p>`;
+      html += ` · stub ${d.stub} card${d.stub === 1 ? "" : "s"}`;
+      if (d.pile != null) html += ` · reshuffled discards ${d.pile} left`;
+      html += `</p>`;
       if (d.discards_by_owner.length) {
         html += `<p>Discards: ${d.discards_by_owner.map(([seat, n]) => `seat ${seat}: ${n}`).join(" · ")}</p>`;
       }

@@ -60,7 +60,107 @@ def empty_the_stub_and_reshuffle(table: PokerTable) -> None:
     assert table.hold is None and earlier in table.hands[5]
 
 
+def test_11_3b_a_card_accepted_while_players_bet_is_counted_out_of_the_stub() -> None:
+    table = six_players_dealt()
+    stray = unseen(table)[0]
+    assert violations(shoe(table, stray))[0].rule == "11.2(c)"  # no card is due: HOLD
+    cleared = table.supervisor_clear("pit boss 4", Decision.ACCEPT)
+    assert CardSetAside(str(stray), "11.2(c)") in cleared
+    flat_call(table)
+    assert drawing(table).stub == 52 - 30 - 1  # the stray card is out of the stub
+    shoe(table, unseen(table)[0])  # the burn
+    empty_the_stub_and_reshuffle(table)
+
+
+def test_11_3b_a_card_accepted_before_the_draw_announcement_is_counted_out_of_the_stub() -> None:
+    table = six_players_dealt()
+    flat_call(table)
+    shoe(table, unseen(table)[0])  # the burn
+    stray = unseen(table)[0]  # seat 1 has not announced: no card is due
+    assert violations(shoe(table, stray))[0].rule == "11.3(a)"
+    table.supervisor_clear("pit boss 4", Decision.ACCEPT)
+    assert drawing(table).stub == 52 - 30 - 2 and stray not in table.hands[1]
+    empty_the_stub_and_reshuffle(table)
+
+
+def test_11_3b_a_second_card_during_a_hold_is_set_aside_and_counted_out_of_the_stub() -> None:
+    table = six_players_dealt()
+    stray, second = unseen(table)[:2]
+    shoe(table, stray)  # HOLD (11.2(c))
+    out = shoe(table, second)  # out of the shoe all the same
+    assert "set aside" in violations(out)[0].message
+    table.supervisor_clear("pit boss 4", Decision.ACCEPT)
+    flat_call(table)
+    assert drawing(table).stub == 52 - 30 - 2
+    assert second not in unseen(table)
+
+
 # --- 11.3(b): the reshuffled discards run out too -----------------------------------------
+
+
+def test_11_3b_a_later_player_may_have_every_earlier_players_discards() -> None:
+    """Eight players, everybody replaces five: the stub (11 after the burn) runs out in
+    seat 3's draw, and the discards of seats 1 and 2 run out in seat 5's. Seat 5 may then
+    have the discards of seats 3 and 4, who themselves drew from the reshuffled discards;
+    never its own; and seat 6 may have seat 5's."""
+    table = table_with({seat: 100 for seat in range(1, 9)}, seats=8)
+    table.start_hand(button=8)  # the draw starts at seat 1
+    deal(table)
+    flat_call(table)
+    shoe(table, unseen(table)[0])  # the burn
+    rack = drawing(table).rack
+    records: list[Output] = []
+    for seat in (1, 2, 3):
+        records += table.discard(seat, 5, list(table.hands[seat]))
+        for card in unseen(table)[:5]:
+            records += shoe(table, card)
+    (first,) = reshuffles(records)
+    assert first.seat == 3 and first.owners == ((1, 5), (2, 5))
+    pile = [c for s in (1, 2) for c in rack.known[s]]
+    for card in pile[:4]:  # seat 3's last four
+        assert not violations(shoe(table, card))
+    table.discard(4, 5, list(table.hands[4]))
+    for card in pile[4:9]:
+        assert not violations(shoe(table, card))
+    records = table.discard(5, 5, list(table.hands[5]))
+    records += shoe(table, pile[9])  # the pile's last card: seat 5 still needs four
+    (second,) = reshuffles(records)
+    assert second.seat == 5 and second.owners == ((3, 5), (4, 5))
+    assert second.excluded_seats == (5, 6, 7, 8)
+    own = rack.known[5][0]
+    assert violations(shoe(table, own))[0].rule == "11.3(b)"  # its own discard: never
+    table.supervisor_clear("pit boss 2", Decision.VOID_HAND)
+
+
+def test_11_3b_the_second_reshuffle_completes_the_draw() -> None:
+    table = table_with({seat: 100 for seat in range(1, 9)}, seats=8)
+    table.start_hand(button=8)
+    deal(table)
+    flat_call(table)
+    shoe(table, unseen(table)[0])  # the burn
+    rack = drawing(table).rack
+    for seat in (1, 2, 3):
+        table.discard(seat, 5, list(table.hands[seat]))
+        for card in unseen(table)[:5]:
+            shoe(table, card)
+    pile = [c for s in (1, 2) for c in rack.known[s]]
+    for card in pile[:4]:
+        shoe(table, card)
+    table.discard(4, 5, list(table.hands[4]))
+    for card in pile[4:9]:
+        shoe(table, card)
+    table.discard(5, 5, list(table.hands[5]))
+    second_pile = [pile[9], *rack.known[3], *rack.known[4]]
+    for card in second_pile[:5]:
+        assert not violations(shoe(table, card))
+    assert drawing(table).drawer == 6
+    table.discard(6, 2, list(table.hands[6][:2]))
+    later = [*second_pile[5:6], rack.known[5][0]]  # seat 5's discards are earlier now
+    for card in later:
+        assert not violations(shoe(table, card))
+    stand_pat(table)
+    assert table.state == "final_round"
+    assert all(len(set(table.hands[s])) == 5 for s in range(1, 9))
 
 
 # --- 11.4(c): who must show ---------------------------------------------------------------
