@@ -145,11 +145,14 @@ class ConsoleAction(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SupervisorAction(Event):
     """A supervisor's decision, always journaled with who and why: clearing a HOLD with a
-    decision (keep the card / void the hand, rule 9.6)."""
+    decision (keep the card / void the hand, rule 9.6), with the decision's own arguments
+    in ``args`` (blackjack: ``void_box`` names the ``box``; ``change_wager`` the ``box``,
+    ``person`` and ``amount``)."""
 
     who: str
     decision: str
     reason: str = ""
+    args: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -3,7 +3,8 @@
 The dealer looks at what the status display shows (the published state, a JSON dict) and
 does what a dealer at the table would do next: opens betting, lets players wager, says no
 more bets, draws cards from the shoe, closes insurance, collects losing insurance, pays and
-clears the layout, shuffles when the display asks for it. It only ever acts through the
+clears the layout, shuffles when the display asks for it (and confirms SHUFFLED on the
+console, then burns the card the display asks for). It only ever acts through the
 table's devices (`TableHands`): the simulated shoe, the simulated chip sensors and console
 buttons, or the console API of a table running in another process. It never touches the
 game itself, and it knows nothing of the controller's code: only what the screen says.
@@ -94,8 +95,12 @@ class BlackjackDealer:
             if self._played:
                 self._played = False
                 self.rounds_finished += 1
-            if view.get("shuffle_due"):
+            if view.get("shuffle_due"):  # shuffle, and say so: NEXT is never "shuffled"
                 self.hands.shuffle()
+                self.hands.console("shuffled")
+                return "shuffle the shoe, confirm SHUFFLED"
+            if view.get("burns_due"):
+                return f"burn {self.hands.draw()}"
             self.hands.press("next")
             return "open betting"
         if state == "betting":

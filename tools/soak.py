@@ -249,13 +249,7 @@ class Soak:
         if roll < rates.button:
             button = rng.choice(list(ConsoleButton))
             self.faults[f"button_{button.value}"] += 1
-            view = state.get("view") or {}
-            if (
-                button is ConsoleButton.NEXT
-                and view.get("state") == "round_over"
-                and view.get("shuffle_due")
-            ):
-                self.hands.shuffle()  # NEXT here says "shuffled" (7.1): so it had better be
+            # a stray NEXT with a shuffle due is refused: only SHUFFLED confirms one (7.1)
             self.client.post("/api/console", {"button": button.value})
             return settle(self.client, seen)
         roll -= rates.button

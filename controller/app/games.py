@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from controller.blackjack.machine import BlackjackTable
-from controller.blackjack.records import HoldDecision
+from controller.blackjack.records import HoldDecision, Refused
 from controller.blackjack.rules import Variants
 from controller.cards import Card
 from controller.errors import ConfigError
@@ -50,6 +50,14 @@ def _call(method: Callable[..., Any], args: dict[str, Any]) -> Any:
     return method(**args)
 
 
+def _shown(output: Any) -> Any:
+    """A physical button's or sensor's refusal (blackjack's `Refused`) is shown and
+    journaled like a console action's: an `ActionRefused` naming the button or spot."""
+    if isinstance(output, Refused):
+        return ActionRefused(output.action or "input", output.rule, output.message)
+    return output
+
+
 class BlackjackGame:
     name = "blackjack"
     CONSOLE = frozenset(
@@ -62,6 +70,7 @@ class BlackjackGame:
             "split",
             "stand",
             "confirm_removal",
+            "shuffled",
         }
     )
 
@@ -80,9 +89,13 @@ class BlackjackGame:
             _call(getattr(table, event.action), event.args)
             return table.take_outputs()
         if isinstance(event, SupervisorAction):
-            table.supervisor_clear(event.who, HoldDecision(event.decision))
+            if event.decision == "change_wager":  # a wager the layout's sensor disagrees with
+                _call(table.change_wager, {**event.args, "who": event.who})
+            else:
+                box = event.args.get("box")
+                table.supervisor_clear(event.who, HoldDecision(event.decision), box)
             return table.take_outputs()
-        return table.handle(event)
+        return [_shown(output) for output in table.handle(event)]
 
     def pending(self) -> list[Any]:
         """Outputs not yet taken (the new table's first gate and lamp states)."""

@@ -14,12 +14,14 @@ from controller.blackjack.records import (
     Doubled,
     EvenMoneyElected,
     InsuranceTaken,
+    ShuffleConfirmed,
     SplitMade,
     Stood,
+    WagerChanged,
     WagerPlaced,
 )
-from controller.blackjack.rules import DoubleOn
-from controller.blackjack.settlement import Outcome
+from controller.blackjack.rules import DoubleOn, OddStakes
+from controller.blackjack.settlement import Kind, Outcome, Payout, blackjack_exact
 from controller.cards import ACE
 from controller.errors import IllegalAction
 
@@ -51,10 +53,37 @@ class RulesActions(RoundBook):
         if self.state != "betting":
             self._refuse("4.2", "no wager is made, altered or withdrawn after betting closed")
         self._box(box)
-        if not 1 <= person <= self.variants.people_per_box:
-            self._refuse("4.1", f"at most {self.variants.people_per_box} people on a box")
-        if amount < 0 or amount % self.variants.smallest_chip:
+        v = self.variants
+        if not 1 <= person <= v.people_per_box:
+            self._refuse("4.1", f"at most {v.people_per_box} people on a box")
+        if amount < 0 or amount % v.smallest_chip:
             self._refuse("4.1", f"a wager of {amount} is not whole chips")
+        if (
+            amount
+            and v.odd_stakes is OddStakes.REFUSE
+            and not blackjack_exact(amount, v.smallest_chip)
+        ):
+            self._refuse(
+                "10.1",
+                f"a wager of {amount} is refused: a blackjack on it is paid 3 to 2, "
+                f"{amount * 3 / 2:g}, which is not whole chips of {v.smallest_chip} "
+                "(the Gazette has no rounding clause; this table refuses such wagers)",
+            )
+        if v.spot_sensors:
+            sensed = self._sensed.get((box, person), 0)
+            spot = f"box{box}" + (f".p{person}" if person > 1 else "")
+            if amount and not sensed:
+                self._refuse(
+                    "4.1",
+                    f"no chips sensed on {spot}: a wager is chips placed in the box (4.1); "
+                    "put the chips on the spot",
+                )
+            if sensed and amount != sensed:
+                self._refuse(
+                    "4.1",
+                    f"{spot}'s sensor reported {sensed}: changing it to {amount} needs the "
+                    "supervisor (journaled with both amounts)",
+                )
         stakes = self.boxes[box - 1].stakes
         if person > 1 and amount and 1 not in stakes:
             self._refuse("4.1", "people bet behind a box holder: box holder first")
@@ -71,12 +100,33 @@ class RulesActions(RoundBook):
     def place_wager(self, box: int, person: int, amount: int) -> WagerPlaced:
         """Set ``person``'s wager on ``box`` (0 withdraws it) while betting is open (4.2)."""
         self.verify_place_wager(box, person, amount)
+        return self._set_wager(box, person, amount)
+
+    def _set_wager(self, box: int, person: int, amount: int) -> WagerPlaced:
         stakes = self.boxes[box - 1].stakes
         if amount:
             stakes[person] = amount
         else:
             stakes.pop(person, None)
         record = WagerPlaced(box, person, amount)
+        self._out.append(record)
+        return record
+
+    def change_wager(self, who: str, box: int, person: int, amount: int) -> WagerChanged:
+        """A supervisor sets a wager other than what the spot's sensor reported (issue 12:
+        the layout backs every wager; a change needs the supervisor), while betting is
+        open (4.2). Journaled with both amounts and who."""
+        if not who.strip():
+            self._refuse("4.1", "a supervisor changing a wager must be named")
+        sensed = self._sensed.get((box, person), 0)
+        saved = self._sensed
+        self._sensed = {**saved, (box, person): amount}
+        try:
+            self.verify_place_wager(box, person, amount)
+        finally:
+            self._sensed = saved
+        self._set_wager(box, person, amount)
+        record = WagerChanged(box, person, sensed, amount, who)
         self._out.append(record)
         return record
 
@@ -145,6 +195,8 @@ class RulesActions(RoundBook):
             self._refuse("10.3", f"person {person} has no wager on box {box}")
         if not target.hands[0].blackjack or target.settled_at_once:
             self._refuse("10.3", f"box {box} has no unpaid blackjack")
+        if person in target.even_money:
+            self._refuse("10.3(a)", f"person {person} on box {box} was already paid even money")
         if person in target.insurance:
             self._refuse("10.3", "this person took insurance")
 
@@ -156,15 +208,24 @@ class RulesActions(RoundBook):
         return True
 
     def even_money(self, box: int, person: int) -> EvenMoneyElected:
-        """Elect 1 to 1 now (10.3a); paid only once every person on the box elects (10.3b)."""
+        """Pay ``person`` 1 to 1 at once on their request (10.3a). The box's cards go to the
+        discard rack once everyone on it has been paid so; while someone on a shared box
+        has not elected, the cards stay (10.3b) and the others' wagers wait for the
+        dealer's hand (10.2)."""
         self.verify_even_money(box, person)
         target = self.boxes[box - 1]
         target.even_money.add(person)
-        paid = target.even_money >= target.stakes.keys()
-        if paid:
+        stake = target.stakes[person]
+        self._record_payout(
+            Payout(box, 1, person, Kind.WAGER, Outcome.EVEN_MONEY, stake, stake, stake, 0,
+                   "10.3(a)", True)
+        )  # fmt: skip
+        removed = target.even_money >= target.stakes.keys()
+        if removed:
             target.hands[0].done = True
-            self._pay_at_once(target, Outcome.EVEN_MONEY, "10.3(b)")
-        record = EvenMoneyElected(box, person, paid)
+            target.settled_at_once = True
+            self._removals.append((target, "10.3(b)"))
+        record = EvenMoneyElected(box, person, True, removed)
         self._out.append(record)
         return record
 
@@ -176,14 +237,46 @@ class RulesActions(RoundBook):
         return None
 
     def _close_insurance(self) -> None:
-        """Insurance closes; elections short of a whole box lapse (10.3b, then 10.2)."""
-        for box in self._boxes_in_play:
-            box.even_money.clear()
+        """Insurance (and even money) closes; boxes act."""
         self._begin_play()
+
+    # --- the shuffle (7.1) and the burn ---------------------------------------------------
+
+    def verify_shuffled(self) -> None:
+        """The shoe is shuffled between rounds, or at once when the cutting card came out
+        as a round's first card (7.1b: before that round's first card is dealt)."""
+        state = self.state
+        if state == "round_over":
+            return
+        if state == "no_more_bets" and self.shuffle.due and not self.shuffle.cards_this_round:
+            return
+        self._refuse("7.1", f"the shoe is shuffled between rounds, not in {state}")
+
+    def can_shuffled(self) -> bool:
+        try:
+            self.verify_shuffled()
+        except IllegalAction:
+            return False
+        return True
+
+    def shuffled(self) -> ShuffleConfirmed:
+        """The dealer confirms the shuffle (the console's SHUFFLED). NEXT never does."""
+        self.verify_shuffled()
+        return self._confirm_shuffle("console")
+
+    def _confirm_shuffle(self, by: str) -> ShuffleConfirmed:
+        """Report the shoe's end (3.3), start counting afresh; the burn is due."""
+        due = self.shuffle.due
+        self._out.append(self.audit.shoe_end())
+        burns = self.variants.burn_cards
+        self.shuffle.shuffled(burns)
+        record = ShuffleConfirmed(due, by, burns)
+        self._out.append(record)
+        return record
 
     # --- playing a hand -------------------------------------------------------------------
 
-    def verify_double(self, box: int) -> None:
+    def verify_double(self, box: int, amount: int = 0) -> None:
         hand = self._current_of(box)
         v = self.variants
         if len(hand.cards) != 2:
@@ -194,21 +287,41 @@ class RulesActions(RoundBook):
             self._refuse("double", "a hand with an ace may not be doubled on this table")
         if v.double_on is DoubleOn.NINE_TO_ELEVEN and (hand.soft or not 9 <= hand.hard <= 11):
             self._refuse("double", "only hard 9, 10 or 11 may be doubled on this table")
+        if amount:
+            self._check_double_extra(box, 1, amount)
 
-    def can_double(self, box: int) -> bool:
+    def _check_double_extra(self, box: int, person: int, amount: int) -> None:
+        stake = self.boxes[box - 1].stakes.get(person, 0)
+        if not 0 < amount <= stake:
+            self._refuse(
+                "double",
+                f"a double of {amount} on box {box}: the extra wager is up to the original "
+                f"wager, {stake} (surrounding rules)",
+            )
+        if amount % self.variants.smallest_chip:
+            self._refuse("double", f"a double of {amount} is not whole chips")
+
+    def can_double(self, box: int, amount: int = 0) -> bool:
         try:
-            self.verify_double(box)
+            self.verify_double(box, amount)
         except IllegalAction:
             return False
         return True
 
-    def double(self, box: int) -> Doubled:
-        """Double the acting hand: every person's stake again, one more card only."""
-        self.verify_double(box)
+    def double(self, box: int, amount: int = 0) -> Doubled:
+        """Double the acting hand, one more card only. ``amount`` is the box holder's extra
+        wager, up to the original (0: the full original); people betting behind double
+        their full stake (they follow the holder's play)."""
+        self.verify_double(box, amount)
+        stakes = self.boxes[box - 1].stakes
+        extras = {p: amount if p == 1 and amount else s for p, s in stakes.items()}
+        return self._double(box, extras)
+
+    def _double(self, box: int, extras: dict[int, int]) -> Doubled:
         hand = self._current_of(box)
-        target = self.boxes[box - 1]
-        extra = sum(target.stakes.values())
         hand.doubled = True
+        hand.extra = dict(extras)
+        extra = sum(extras.values())
         self.wagers_in += extra
         record = Doubled(box, self._hand_index + 1, extra)
         self._out.append(record)

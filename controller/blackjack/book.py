@@ -14,6 +14,7 @@ from typing import NoReturn
 
 from controller.blackjack.hand import Box, Hand
 from controller.blackjack.records import (
+    BoxVoided,
     HoldCleared,
     HoldDecision,
     Output,
@@ -36,8 +37,13 @@ from controller.blackjack.settlement import (
 from controller.blackjack.shoe import ShuffleTracker
 from controller.cards import Card
 from controller.errors import IllegalAction
+from controller.shoe_audit import ShoeAudit
 
 __all__ = ["RoundBook"]
+
+_VOID_BOX_STATES = frozenset(
+    {"insurance", "boxes_acting", "dealer_second", "insurance_settlement", "dealer_drawing"}
+)
 
 
 class RoundBook(abc.ABC):
@@ -45,6 +51,7 @@ class RoundBook(abc.ABC):
 
     state: str
     shuffle: ShuffleTracker
+    audit: ShoeAudit
     # transitions triggers, added to the model by the Machine:
     open_betting: Callable[[], bool]
     close_bets: Callable[[], bool]
@@ -76,8 +83,12 @@ class RoundBook(abc.ABC):
         self._hand_index = 0
         self._current: Hand | None = None
         self._removals: list[tuple[Box, str]] = []
-        self._held_cards: list[Card] = []
+        # cards out during a hold, with the state each was judged in ("hold": none)
+        self._held_cards: list[tuple[Card, str]] = []
         self._held_from = "round_over"
+        self.refused_wagers: dict[str, str] = {}  # spot -> why its chips are not a wager
+        self._sensed: dict[tuple[int, int], int] = {}  # (box, person) -> chips on the spot
+        self._double_sensed: dict[tuple[int, int], int] = {}  # the double spots' readings
 
     # hooks: the machine (controller.blackjack.machine.BlackjackTable) implements them
     @abc.abstractmethod
@@ -107,14 +118,18 @@ class RoundBook(abc.ABC):
         raise IllegalAction(rule, message)
 
     def _bj_win(self, stake: int) -> int:
-        return blackjack_win(stake, self.variants.smallest_chip)
+        v = self.variants
+        return blackjack_win(stake, v.smallest_chip, v.odd_stakes)
 
     def _record_payout(self, payout: Payout) -> None:
         self.payouts.append(payout)
         self._out.append(payout)
 
     def _losing_insurance(self) -> bool:
-        return any(len(b.insurance) > len(b.insurance_collected) for b in self._boxes_in_play)
+        return any(
+            len(b.insurance) > len(b.insurance_collected) and not b.void
+            for b in self._boxes_in_play
+        )
 
     def _box(self, number: int) -> Box:
         if not 1 <= number <= len(self.boxes):
@@ -156,6 +171,8 @@ class RoundBook(abc.ABC):
         chip = self.variants.smallest_chip
         record = self._record_payout
         for box in self._boxes_in_play:
+            if box.void:
+                continue  # voided by a supervisor (9.6): settled then
             n = box.number
             for person, amount in box.insurance.items():
                 if person not in box.insurance_collected:
@@ -166,11 +183,10 @@ class RoundBook(abc.ABC):
                 continue
             hands = box.hands
             for person, initial in box.stakes.items():
+                if person in box.even_money:
+                    continue  # paid 1 to 1 at once (10.3a)
                 if dealer_bj:
-                    views = [
-                        (initial * 2 if h.doubled else initial, h.hard > 21, h.blackjack)
-                        for h in hands
-                    ]
+                    views = [(h.stake(person, initial), h.hard > 21, h.blackjack) for h in hands]
                     results = settle_against_dealer_blackjack(initial, views, takes)
                     for index, (view, result) in enumerate(zip(views, results, strict=True)):
                         outcome, returned, won, lost, rule = result
@@ -178,10 +194,10 @@ class RoundBook(abc.ABC):
                                       returned, won, lost, rule))  # fmt: skip
                     continue
                 for index, h in enumerate(hands):
-                    stake = initial * 2 if h.doubled else initial
+                    stake = h.stake(person, initial)
                     outcome, returned, won, lost, rule = settle_hand(
                         stake, h.total, h.blackjack, h.hard > 21, dealer.total,
-                        dealer.hard > 21, chip,
+                        dealer.hard > 21, chip, self.variants.odd_stakes,
                     )  # fmt: skip
                     record(Payout(n, index + 1, person, Kind.WAGER, outcome, stake, returned,
                                   won, lost, rule))  # fmt: skip
@@ -203,42 +219,76 @@ class RoundBook(abc.ABC):
     def _void(self) -> None:
         """Void the round's hand: every unsettled stake comes back; so does insurance, even
         if already collected (9.6). Blackjacks paid at once stand."""
-        kept = []
-        for payout in self.payouts:
-            if payout.kind is Kind.INSURANCE:
-                continue  # re-settled below as void (9.6)
-            kept.append(payout)
-        self.payouts = kept
         for box in self._boxes_in_play:
-            n = box.number
-            for person, amount in box.insurance.items():
-                self._record_payout(
-                    Payout(n, 0, person, Kind.INSURANCE, Outcome.VOID, amount, amount, 0, 0,
-                           "9.6")
-                )  # fmt: skip
-            if box.settled_at_once:
-                continue
-            for person, initial in box.stakes.items():
-                for index, h in enumerate(box.hands):
-                    stake = initial * 2 if h.doubled else initial
-                    self._record_payout(
-                        Payout(n, index + 1, person, Kind.WAGER, Outcome.VOID, stake, stake,
-                               0, 0, "9.6")
-                    )  # fmt: skip
+            if not box.void:
+                self._void_stakes(box)
         self._removals.clear()
         self._finish_settlement(void=True)
 
-    def supervisor_clear(self, who: str, decision: HoldDecision) -> HoldCleared:
-        """A supervisor (named, for the journal) clears the HOLD with a decision."""
+    def _void_stakes(self, box: Box) -> None:
+        """Settle ``box`` as void (9.6): its insurance back (a collected one too: its LOSE
+        payout is superseded) and every stake not already paid at once."""
+        n = box.number
+        self.payouts = [p for p in self.payouts if not (p.kind is Kind.INSURANCE and p.box == n)]
+        for person, amount in box.insurance.items():
+            self._record_payout(
+                Payout(n, 0, person, Kind.INSURANCE, Outcome.VOID, amount, amount, 0, 0, "9.6")
+            )
+        if box.settled_at_once:
+            return
+        for person, initial in box.stakes.items():
+            if person in box.even_money:
+                continue
+            for index, h in enumerate(box.hands):
+                stake = h.stake(person, initial)
+                self._record_payout(
+                    Payout(n, index + 1, person, Kind.WAGER, Outcome.VOID, stake, stake,
+                           0, 0, "9.6")
+                )  # fmt: skip
+
+    def verify_void_box(self, box: int) -> None:
+        """One box's hand may be voided (9.6 voids "a hand") once the initial deal is done
+        and until the dealer's hand is complete; a box paid in full at once has no hand."""
+        state = self._held_from if self.state == "hold" else self.state
+        if state not in _VOID_BOX_STATES:
+            self._refuse("9.6", f"one box's hand can be voided only during play, not in {state}")
+        target = self._box(box)
+        if target not in self._boxes_in_play or target.void:
+            self._refuse("9.6", f"box {box} has no hand in play to void")
+        if target.settled_at_once:
+            self._refuse("9.6", f"box {box} was paid at once: its hand is settled")
+
+    def _void_box(self, who: str, box: int) -> None:
+        self.verify_void_box(box)
+        target = self.boxes[box - 1]
+        self._void_stakes(target)
+        target.void = True
+        for hand in target.hands:
+            hand.done = True
+        self._removals = [(b, r) for b, r in self._removals if b is not target]
+        self._out.append(BoxVoided(who, box))
+
+    def supervisor_clear(
+        self, who: str, decision: HoldDecision, box: int | None = None
+    ) -> HoldCleared:
+        """A supervisor (named, for the journal) clears the HOLD with a decision: keep the
+        card(s), void the round's hand, or void one ``box``'s hand (9.6) and play on."""
         if self.state != "hold":
             self._refuse("HOLD", "the table is not on hold")
         if not who.strip():
             self._refuse("HOLD", "a supervisor clearing a hold must be named")
+        if decision is HoldDecision.VOID_BOX:
+            if box is None:
+                self._refuse("9.6", "say which box's hand to void")
+            self.verify_void_box(box)
         open_violations = tuple(v for v in self.violations)
         self.violations.clear()
-        record = HoldCleared(who, decision, open_violations)
+        record = HoldCleared(who, decision, open_violations, box)
         self._out.append(record)
-        if decision is HoldDecision.KEEP_CARD:
+        if decision is HoldDecision.VOID_BOX and box is not None:
+            self._void_box(who, box)
+            self._resume_with_cards(decision)
+        elif decision is HoldDecision.KEEP_CARD:
             self._resume_with_cards(decision)
         elif self._held_from in ("round_over", "betting", "settlement"):
             # no hand in play to void: the card is set aside and the table goes on
@@ -251,9 +301,15 @@ class RoundBook(abc.ABC):
         return record
 
     def _new_round(self) -> None:
-        """NEXT on round over: the shoe is shuffled if 7.1 asked; betting opens."""
+        """NEXT on round over: betting opens (a shuffle 7.1 asked for was confirmed first:
+        NEXT is never taken as "shuffled")."""
         if self.shuffle.due:
-            self.shuffle.shuffled()
+            self._refuse(
+                self.shuffle.due,
+                f"a shuffle is due under {self.shuffle.due}: shuffle the shoe and confirm "
+                "SHUFFLED (or reload the shoe) before betting opens",
+            )
+        self.refused_wagers.clear()
         for box in self._boxes_in_play:
             box.reset()
         for box in self.boxes:

@@ -10,13 +10,15 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from controller.blackjack.hand import Hand
+from controller.blackjack.hand import Box, Hand
+from controller.blackjack.rules import OddStakes
+from controller.blackjack.settlement import Kind, Outcome, blackjack_exact
 from controller.cards import ACE
 
 if TYPE_CHECKING:
     from controller.blackjack.machine import BlackjackTable
 
-__all__ = ["BoxView", "HandView", "TableView", "snapshot"]
+__all__ = ["BoxView", "HandView", "PersonView", "TableView", "snapshot"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,13 +30,34 @@ class HandView:
 
 
 @dataclass(frozen=True, slots=True)
+class PersonView:
+    """One person's money on a box, as the dealer handles it. A stake stays on the layout
+    when it is not lost: ``pay`` is the winnings the dealer adds to it (never the stake),
+    ``take`` what the dealer collects, ``push`` a stand-off (4.1: neither wins nor loses)."""
+
+    person: str  # "p1" holds the box
+    wager: int  # the initial wager, in chip units
+    insurance: int
+    insurance_state: str  # "", "collected", "off the layout", "void"
+    pay: int
+    take: int
+    push: bool
+    void: bool  # the stake comes back: the hand was voided (9.6)
+    paid_at_once: int  # already paid at once (10.1 3 to 2, 10.3a 1 to 1): marked PAID
+    paid_rule: str  # "10.1" or "10.3(a)"
+    note: str  # the exact 3 to 2 beside a casino's rounding; extra wagers returned
+
+
+@dataclass(frozen=True, slots=True)
 class BoxView:
     number: int
     wagers: dict[str, int]  # person ("p1" holds the box) -> initial wager in chip units
     insurance: dict[str, int]
     hands: tuple[HandView, ...]
-    owed: int  # chips the dealer must hand to this box (stakes returned + winnings)
-    collect: int  # chips the dealer takes from this box
+    owed: int  # winnings the dealer adds to the stakes left on the layout (PAY)
+    collect: int  # chips the dealer takes from this box (TAKE)
+    people: tuple[PersonView, ...]
+    void: bool  # a supervisor voided this box's hand (9.6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +71,9 @@ class TableView:
     gate_locked: bool
     shuffle_due: str | None
     hold: tuple[dict[str, Any], ...]
+    hold_text: str  # the HOLD banner: what, which rule, who raised it; each once
+    burns_due: int  # cards still to burn after the shuffle
+    refused_wagers: dict[str, str]  # spot -> why the chips on it are not a wager
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -62,13 +88,51 @@ def _boxes(numbers: list[int]) -> str:
     return ", ".join(str(n) for n in numbers)
 
 
+def _cards(n: int) -> str:
+    return f"{n} card{'' if n == 1 else 's'}"
+
+
+def hold_text(table: BlackjackTable) -> str:
+    """The HOLD banner: each distinct violation once, with who raised it and the cards."""
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for v in table.violations:
+        cards = groups.setdefault((v.rule, v.message, v.by), [])
+        if v.card:
+            cards.append(v.card)
+    parts = []
+    for (rule, message, by), cards in groups.items():
+        text = f"rule {rule}: {message}"
+        if by:
+            text += f" (raised by {by}"
+            text += f": {', '.join(cards)})" if cards else ")"
+        parts.append(text)
+    if not parts:
+        return "the table is on hold" if table.state == "hold" else ""
+    return "; ".join(parts)
+
+
+def _play_options(table: BlackjackTable, box: int) -> str:
+    options = ["draw"]
+    if table.can_stand(box):
+        options.append("stand (NEXT)")
+    if table.can_double(box):
+        options.append("double")
+    if table.can_split(box):
+        options.append("split")
+    if len(options) == 1:
+        return options[0]
+    return ", ".join(options[:-1]) + " or " + options[-1]
+
+
 def next_action(table: BlackjackTable) -> str:
     """What the dealer must do next, citing the rule."""
     state = table.state
+    burns = table.shuffle.burns_due
     if state == "hold":
-        last = table.violations[-1] if table.violations else None
-        why = f"rule {last.rule}: {last.message}" if last else "on hold"
-        return f"HOLD ({why}): a supervisor must clear the table"
+        return (
+            "A supervisor must clear the HOLD: keep the card(s), void the round, or void "
+            "one box's hand (rule 9.6)"
+        )
     if table.awaiting_removal:
         paid, rule = table._removals[0]
         won = sum(p.won for p in table.payouts if p.at_once and p.box == paid.number)
@@ -78,11 +142,22 @@ def next_action(table: BlackjackTable) -> str:
         )
     if state == "round_over":
         if table.shuffle.due:
-            return f"Shuffle the shoe (rule {table.shuffle.due}), then press NEXT"
+            return (
+                f"Shuffle the shoe (rule {table.shuffle.due}), then confirm SHUFFLED "
+                "(NEXT does not)"
+            )
+        if burns:
+            return f"Burn {_cards(burns)} (a burn after the shuffle), then press NEXT"
         return "Press NEXT to open betting"
     if state == "betting":
-        return "Take wagers, then press NO MORE BETS (rule 4.2)"
+        text = "Take wagers, then press NO MORE BETS (rule 4.2)"
+        if burns:
+            text = f"Burn {_cards(burns)} (after the shuffle); " + text[0].lower() + text[1:]
+        refused = "; ".join(f"{spot}: {why}" for spot, why in table.refused_wagers.items())
+        return f"{text}. REFUSED {refused}" if refused else text
     if state in ("no_more_bets", "initial_deal"):
+        if burns and state == "no_more_bets":
+            return f"Burn {_cards(burns)} (a burn after the shuffle), then deal"
         order = table._deal_order
         pos = table._deal_pos if state == "initial_deal" else 0
         target = order[pos] if pos < len(order) else None
@@ -100,14 +175,21 @@ def next_action(table: BlackjackTable) -> str:
             return "Boxes acting"
         if len(hand.cards) < 2:
             return f"Deal box {box.number}'s split hand its second card"
-        return f"Box {box.number}: {hand.describe()}: draw, stand (NEXT), double or split"
+        if hand.doubled:
+            return f"Box {box.number}: doubled: deal it one card"
+        return f"Box {box.number}: {hand.describe()}: {_play_options(table, box.number)}"
     if state == "dealer_second":
         return "Draw the dealer's second card (no hole card: after every box has acted)"
     if state == "insurance_settlement":
-        boxes = [
-            b.number for b in table._boxes_in_play if b.insurance.keys() - b.insurance_collected
-        ]
-        return f"Collect losing insurance: boxes {_boxes(boxes)} (rule 9.5)"
+        waiting = [b for b in table._boxes_in_play if b.insurance.keys() - b.insurance_collected]
+        text = f"Collect losing insurance: boxes {_boxes([b.number for b in waiting])} (rule 9.5)"
+        off = [b.number for b in waiting if b.insurance_off - b.insurance_collected]
+        if off:
+            text += (
+                f"; box {_boxes(off)}'s insurance was taken off the layout: collect it from "
+                "the player, then press INSURANCE CLOSED"
+            )
+        return text
     if state == "dealer_drawing":
         return f"Dealer draws: {table.dealer.describe()} (dealer draws to 17)"
     if state == "settlement":
@@ -115,27 +197,81 @@ def next_action(table: BlackjackTable) -> str:
     return state
 
 
+def _rounding(stake: int, won: int, chip: int, odd: OddStakes) -> list[str]:
+    """The exact 3 to 2 beside the casino's rounding, when they differ (never silent)."""
+    if blackjack_exact(stake, chip):
+        return []
+    way = "down" if odd is OddStakes.ROUND_DOWN else "up"
+    exact = stake * 3 / 2
+    return [f"3 to 2 of {stake} is {exact:g}: paid {won} (rounded {way} to chips of {chip})"]
+
+
+def _people(table: BlackjackTable, box: Box, void_round: bool) -> tuple[PersonView, ...]:
+    v = table.variants
+    people = []
+    for person in sorted(box.stakes):
+        pay = take = at_once = 0
+        push = void = False
+        rule = ""
+        notes = []
+        for p in table.payouts:
+            if p.box != box.number or p.person != person:
+                continue
+            if p.at_once and p.kind is Kind.WAGER:
+                at_once += p.won
+                rule = p.rule
+                continue
+            if p.at_once:  # losing insurance already collected (9.5)
+                continue
+            pay += p.won
+            take += p.lost
+            push = push or p.outcome is Outcome.PUSH
+            void = void or (p.outcome is Outcome.VOID and p.kind is Kind.WAGER)
+            if p.outcome is Outcome.RETURNED:
+                notes.append(f"{p.returned} of the extra wager returned (dealer blackjack)")
+            if p.outcome is Outcome.BLACKJACK:
+                notes += _rounding(p.stake, p.won, v.smallest_chip, v.odd_stakes)
+        if rule == "10.1":
+            notes += _rounding(box.stakes[person], at_once, v.smallest_chip, v.odd_stakes)
+        insurance = box.insurance.get(person, 0)
+        ins_state = ""
+        if insurance:
+            if box.void or void_round:
+                ins_state = "void"
+            elif person in box.insurance_collected:
+                ins_state = "collected"
+            elif person in box.insurance_off:
+                ins_state = "off the layout"
+        people.append(
+            PersonView(
+                f"p{person}", box.stakes[person], insurance, ins_state, pay, take,
+                push and not pay and not take, void, at_once, rule, "; ".join(notes),
+            )
+        )  # fmt: skip
+    return tuple(people)
+
+
 def snapshot(table: BlackjackTable) -> TableView:
     """The table as the status page shows it."""
-    owed: dict[int, int] = {}
-    collect: dict[int, int] = {}
-    for p in table.payouts:
-        if not p.at_once:
-            owed[p.box] = owed.get(p.box, 0) + p.returned + p.won
-            collect[p.box] = collect.get(p.box, 0) + p.lost
     current = table.current_hand
-    boxes = tuple(
-        BoxView(
-            b.number,
-            {f"p{k}": v for k, v in sorted(b.stakes.items())},
-            {f"p{k}": v for k, v in sorted(b.insurance.items())},
-            tuple(_hand_view(h, h is current) for h in b.hands),
-            owed.get(b.number, 0),
-            collect.get(b.number, 0),
+    void_round = table.settled is not None and table.settled.void
+    boxes = []
+    for b in table.boxes:
+        if not b.stakes:
+            continue
+        people = _people(table, b, void_round)
+        boxes.append(
+            BoxView(
+                b.number,
+                {f"p{k}": v for k, v in sorted(b.stakes.items())},
+                {f"p{k}": v for k, v in sorted(b.insurance.items())},
+                tuple(_hand_view(h, h is current) for h in b.hands),
+                sum(p.pay for p in people),
+                sum(p.take for p in people),
+                people,
+                b.void,
+            )
         )
-        for b in table.boxes
-        if b.stakes
-    )
     acting = table.current_box
     n = 0 if acting is None else acting.number
     buttons = {
@@ -146,15 +282,19 @@ def snapshot(table: BlackjackTable) -> TableView:
         "insurance_open": table.state == "insurance"
         and bool(table.dealer.cards)
         and table.dealer.cards[0].rank == ACE,
+        "shuffled": table.can_shuffled(),
     }
     return TableView(
         table.round,
         table.state,
         _hand_view(table.dealer, False),
-        boxes,
+        tuple(boxes),
         next_action(table),
         buttons,
         bool(table._gate_locked),
         table.shuffle.due,
         tuple(asdict(v) for v in table.violations),
+        hold_text(table),
+        table.shuffle.burns_due,
+        dict(table.refused_wagers),
     )

@@ -23,7 +23,7 @@ def card_value(card: Card) -> int:
 class Hand:
     """One hand on a box: the cards, and what has been done to it."""
 
-    __slots__ = ("aces", "cards", "done", "doubled", "from_split", "hard", "split_aces")
+    __slots__ = ("aces", "cards", "done", "doubled", "extra", "from_split", "hard", "split_aces")
 
     def __init__(self, from_split: bool = False, split_aces: bool = False) -> None:
         self.cards: list[Card] = []
@@ -33,6 +33,11 @@ class Hand:
         self.from_split = from_split
         self.split_aces = split_aces
         self.done = False
+        self.extra: dict[int, int] = {}  # person -> the double's extra wager (up to the stake)
+
+    def stake(self, person: int, initial: int) -> int:
+        """``person``'s stake on this hand: the initial wager plus what they doubled."""
+        return initial + self.extra.get(person, 0)
 
     def add(self, card: Card) -> None:
         self.cards.append(card)
@@ -81,9 +86,11 @@ class Box:
         "hands",
         "insurance",
         "insurance_collected",
+        "insurance_off",
         "number",
         "settled_at_once",
         "stakes",
+        "void",
     )
 
     def __init__(self, number: int) -> None:
@@ -92,13 +99,21 @@ class Box:
         self.hands: list[Hand] = []
         self.insurance: dict[int, int] = {}
         self.insurance_collected: set[int] = set()
-        self.even_money: set[int] = set()
-        self.settled_at_once = False
+        self.even_money: set[int] = set()  # people paid 1 to 1 at once (10.3a)
+        self.insurance_off: set[int] = set()  # insurance taken off the layout early (9.5)
+        self.settled_at_once = False  # every person paid at once (10.1, 10.3a)
+        self.void = False  # this box's hand was voided by a supervisor (9.6)
+
+    def paid_at_once(self, person: int) -> bool:
+        """``person``'s wager was settled at once (10.1, or even money under 10.3a)."""
+        return self.settled_at_once or person in self.even_money
 
     def reset(self) -> None:
         self.stakes.clear()
         self.hands.clear()
         self.insurance.clear()
         self.insurance_collected.clear()
+        self.insurance_off.clear()
         self.even_money.clear()
         self.settled_at_once = False
+        self.void = False

@@ -28,7 +28,14 @@ from transitions import Machine
 from controller.blackjack.actions import RulesActions, parse_spot
 from controller.blackjack.display import TableView, snapshot
 from controller.blackjack.hand import Box
-from controller.blackjack.records import HoldDecision, Output, Refused, RemovalConfirmed, Violation
+from controller.blackjack.records import (
+    CardBurned,
+    HoldDecision,
+    Output,
+    Refused,
+    RemovalConfirmed,
+    Violation,
+)
 from controller.blackjack.rules import Variants
 from controller.blackjack.settlement import Kind, Outcome, Payout
 from controller.blackjack.shoe import ShuffleTracker
@@ -104,6 +111,8 @@ _NO_CARD = {
     "hold": ("HOLD", "a card while the table was on hold"),
 }
 _GATE_OPEN = {"no_more_bets", "initial_deal", "boxes_acting", "dealer_second", "dealer_drawing"}
+# States in which a card after the shuffle is the burn (surrounding rules), not a round's.
+_BURN_STATES = frozenset({"round_over", "betting", "no_more_bets"})
 _LAMPS = {
     "betting": {Lamp.BETTING_OPEN: LampPattern.STEADY},
     "insurance": {Lamp.INSURANCE_OPEN: LampPattern.STEADY},
@@ -140,6 +149,7 @@ class BlackjackTable(RulesActions):
         self._kept = False  # re-routing cards a supervisor kept: counted once already
         self._lamps: dict[Lamp, LampPattern] = {}
         self._cut_level = False
+        self._door_level = False
         self._gate_locked: bool | None = None
         self._sync()
 
@@ -163,6 +173,11 @@ class BlackjackTable(RulesActions):
             if seen and not self._cut_level:
                 self.cutting_card_out()
             self._cut_level = seen
+            # a reload: the shoe's door opened and closed, with a shuffle due (7.1)
+            reloaded = self._door_level and not event.door_open
+            if reloaded and self.shuffle.due and self.can_shuffled():
+                self._confirm_shuffle("shoe")
+            self._door_level = event.door_open
         return self.take_outputs()
 
     def take_outputs(self) -> list[Output]:
@@ -174,7 +189,8 @@ class BlackjackTable(RulesActions):
     def _sync(self) -> None:
         """Emit the gate and lamp commands that differ from what the devices were told."""
         state = self.state
-        locked = state not in _GATE_OPEN or bool(self._removals)
+        burn = self.shuffle.burns_due > 0 and state in _BURN_STATES
+        locked = (state not in _GATE_OPEN and not burn) or bool(self._removals)
         if locked is not self._gate_locked:
             self._gate_locked = locked
             self._out.append(LockShoe() if locked else UnlockShoe())
@@ -197,23 +213,15 @@ class BlackjackTable(RulesActions):
         """A blackjack paid at once still has its cards on the layout (10.1, 10.3b)."""
         return bool(self._removals)
 
-    def shoe_shuffled(self) -> None:
-        """The dealer shuffled the shoe (7.1b, in the middle of closing bets)."""
-        self._out.append(self.audit.shoe_end())
-        self.shuffle.shuffled()
-
-    def _new_round(self) -> None:
-        """A shuffle due under 7.1 happens here: report the shoe's end first (3.3)."""
-        if self.shuffle.due:
-            self._out.append(self.audit.shoe_end())
-        super()._new_round()
-
     # --- cards ----------------------------------------------------------------------------
 
     def card_drawn(self, card: Card) -> None:
         """Route a card that left the shoe to the hand the dealing order says (or HOLD)."""
-        self.shuffle.cards_this_round += 1
         state = self.state
+        if self.shuffle.burns_due and state in _BURN_STATES and not self._kept:
+            self._burn(card)
+            return
+        self.shuffle.cards_this_round += 1
         foreign = None if self._kept else self.audit.see(card)
         if foreign is not None:
             self._violate(foreign.rule, foreign.message, card)
@@ -242,6 +250,15 @@ class BlackjackTable(RulesActions):
             if state == "round_over" and self.shuffle.due:
                 rule, message = "7.1", f"a card before the shuffle due under {self.shuffle.due}"
             self._violate(rule, message, card)
+
+    def _burn(self, card: Card) -> None:
+        """The burn after the shuffle (surrounding rules): counted by the shoe audit (a
+        foreign card is one all the same), journaled, in no hand."""
+        self.shuffle.burns_due -= 1
+        self._out.append(CardBurned(str(card), self.shuffle.burns_due))
+        foreign = self.audit.see(card)
+        if foreign is not None:
+            self._violate(foreign.rule, f"{foreign.message} (the burn card)", None, "the shoe")
 
     def _deal_initial(self, card: Card) -> None:
         """Rule: one card to each box left to right, the dealer's first, then the seconds."""
@@ -348,42 +365,60 @@ class BlackjackTable(RulesActions):
 
     # --- holds ----------------------------------------------------------------------------
 
-    def _violate(self, rule: str, message: str, card: Card | None = None) -> None:
-        """Record the violation, lock the gate and hold the table (DESIGN Runtime model)."""
-        violation = Violation(rule, message, self.state, None if card is None else str(card))
+    def _violate(
+        self, rule: str, message: str, card: Card | None = None, by: str = "the shoe"
+    ) -> None:
+        """Record the violation, lock the gate and hold the table (DESIGN Runtime model).
+        ``by``: who raised it (the shoe's card, a button, a sensor), for the HOLD banner."""
+        state = self.state
+        violation = Violation(rule, message, state, None if card is None else str(card), by)
         log.warning("HOLD: rule %s: %s (card %s)", rule, message, violation.card)
         self.violations.append(violation)
         self._out.append(violation)
         if card is not None:
-            self._held_cards.append(card)
-        if self.state != "hold":
-            self._held_from = self.state
+            self._held_cards.append((card, state))
+        if state != "hold":
+            self._held_from = state
             self.raise_hold()
 
     def _resume_with_cards(self, decision: HoldDecision) -> None:
         """Go back where the table was and let the held cards stand (KEEP_CARD)."""
         cards, self._held_cards = self._held_cards, []
         getattr(self, f"resume_{self._held_from}")()
+        if self.state == "boxes_acting" and self._current is not None and self._current.done:
+            self._advance()  # the acting box's hand was voided (9.6): the next box acts
+        elif self.state == "insurance_settlement" and not self._losing_insurance():
+            self._dealer_next()  # the insurance left was a voided box's (9.6)
         self._kept = True
         try:
             self._route_kept(cards, decision)
         finally:
             self._kept = False
 
-    def _route_kept(self, cards: list[Card], decision: HoldDecision) -> None:
-        for card in cards:
+    def _route_kept(self, cards: list[tuple[Card, str]], decision: HoldDecision) -> None:
+        """Route each kept card as the dealing order says. A card judged in the state it
+        is kept into broke that state's rule and the supervisor let it stand, so the step
+        it skipped (closing bets or insurance, collecting insurance, removing paid cards)
+        is taken as done. Any other card is checked against the rules of the state it is
+        kept into, whatever path it came by (a card past the dealer's second while
+        insurance is uncollected is a 9.5 violation even after an earlier hold)."""
+        for card, judged_in in cards:
+            if self.state == "hold":  # an earlier kept card broke a rule: this one waits
+                self._held_cards.append((card, judged_in))
+                continue
             state = self.state
             self.shuffle.cards_this_round -= 1  # counted when it first arrived
-            if state == "betting":
-                self._close_bets_now()
-            elif state == "insurance":
-                self._close_insurance()
-            elif state == "insurance_settlement":
-                for box in self._boxes_in_play:
-                    self.insurance_collected(box)
-            while self._removals:
-                self.confirm_removal()
-            if self.state in _GATE_OPEN:
+            if judged_in == state:
+                if state == "betting":
+                    self._close_bets_now()
+                elif state == "insurance":
+                    self._close_insurance()
+                elif state == "insurance_settlement":
+                    for box in self._boxes_in_play:
+                        self.insurance_collected(box)
+                while self._removals:
+                    self.confirm_removal()
+            if self.state in _GATE_OPEN or judged_in != state:
                 self.card_drawn(card)
             else:
                 log.info("kept card %s belongs to no hand (decision %s)", card, decision)
@@ -396,7 +431,15 @@ class BlackjackTable(RulesActions):
         try:
             self._press(button)
         except IllegalAction as exc:
-            self._out.append(Refused(exc.rule, exc.reason))
+            self._out.append(Refused(exc.rule, exc.reason, f"{button.value} button"))
+
+    def _acting_box(self, button: str) -> int:
+        box = self.current_box
+        if box is None:
+            if self._removals:
+                self._refuse(self._removals[0][1], "remove the paid blackjack's cards first")
+            self._refuse("4.1", f"{button}: no box is acting (the round is in {self.state})")
+        return box.number
 
     def _press(self, button: ConsoleButton) -> None:
         state = self.state
@@ -404,8 +447,7 @@ class BlackjackTable(RulesActions):
             if self._removals and not self.variants.discard_rack_reader:
                 self.confirm_removal()
             elif state == "boxes_acting":
-                box = self.current_box
-                self.stand(0 if box is None else box.number)
+                self.stand(self._acting_box("NEXT"))
             elif state == "insurance":
                 self._close_insurance()
             elif state == "settlement":
@@ -414,13 +456,14 @@ class BlackjackTable(RulesActions):
                 self._new_round()
             else:
                 self._refuse("4.1", f"NEXT has nothing to do in {state}")
-        elif button is ConsoleButton.DOUBLE or button is ConsoleButton.SPLIT:
-            box = self.current_box
-            number = 0 if box is None else box.number
-            if button is ConsoleButton.DOUBLE:
-                self.double(number)
+        elif button is ConsoleButton.DOUBLE:
+            number = self._acting_box("DOUBLE")
+            if self.variants.double_spots:
+                self._double_from_spots(number)
             else:
-                self.split(number)
+                self.double(number)
+        elif button is ConsoleButton.SPLIT:
+            self.split(self._acting_box("SPLIT"))
         elif button is ConsoleButton.NO_MORE_BETS:
             self.no_more_bets()
         elif button is ConsoleButton.INSURANCE_CLOSED:
@@ -429,7 +472,12 @@ class BlackjackTable(RulesActions):
             elif state != "insurance_settlement":
                 self._refuse("9.5", "no insurance is open or waiting to be collected")
             elif self.variants.insurance_sensors:
-                self._refuse("9.5", "the insurance sensors say when insurance is collected")
+                off = [b for b in self._boxes_in_play if b.insurance_off - b.insurance_collected]
+                if not off:
+                    self._refuse("9.5", "the insurance sensors say when insurance is collected")
+                for box in off:  # taken off the layout early: the dealer collected it
+                    for person in sorted(box.insurance_off):
+                        self.insurance_collected(box, person)
             else:
                 for box in self._boxes_in_play:
                     self.insurance_collected(box)
@@ -441,12 +489,29 @@ class BlackjackTable(RulesActions):
         elif button is ConsoleButton.VOID_HAND:
             if state in ("round_over", "betting", "settlement", "hold"):
                 self._refuse("9.6", f"no hand to void in {state}")
-            self._violate("9.6", "the dealer asked to void the hand: a supervisor decides")
+            self._violate(
+                "9.6",
+                "the dealer asked to void a hand: a supervisor decides (the round, or one box)",
+                None,
+                "the VOID HAND button",
+            )
         elif button is ConsoleButton.SUPERVISOR:
             self._refuse("HOLD", "a supervisor clears a hold by name and decision (PIN)")
 
+    def _double_from_spots(self, box: int) -> None:
+        """DOUBLE on a table with double-spot readers: the extra wagers are the chips
+        sensed on the box's double spots, each up to its person's original wager."""
+        extras = {p: a for (b, p), a in self._double_sensed.items() if b == box and a}
+        if 1 not in extras:
+            self._refuse("double", f"no chips sensed on double{box}: place the double first")
+        self.verify_double(box)
+        for person, amount in extras.items():
+            self._check_double_extra(box, person, amount)
+        self._double(box, extras)
+
     def spot_changed(self, spot: str, occupied: bool, total: int | None) -> None:
-        """A bet, insurance or discard-rack sensor changed (``total`` from chip readers)."""
+        """A bet, insurance, double or discard-rack sensor changed (``total`` from chip
+        readers; a reader's 0 is an empty spot)."""
         parsed = parse_spot(spot)
         if spot == "discard":
             if occupied and self._removals and self.variants.discard_rack_reader:
@@ -462,31 +527,79 @@ class BlackjackTable(RulesActions):
         state = self.state
         if occupied and total is None and self.variants.chip_readers:
             return  # the chip reader's ChipsSensed says how much
+        if total == 0:
+            occupied = False
         try:
             if kind == "box":
                 amount = (total if total is not None else self.variants.units_per_spot) * occupied
+                if not (occupied and total is None and person in box.stakes):
+                    self._sensed[number, person] = amount
                 if state == "betting":
-                    self.place_wager(number, person, amount)
+                    try:
+                        self.place_wager(number, person, amount)
+                    except IllegalAction as exc:
+                        self.refused_wagers[spot] = f"rule {exc.rule}: {exc.reason}"
+                        raise
+                    self.refused_wagers.pop(spot, None)
                 elif (
                     state in _WAGERS_FROZEN
                     and amount != box.stakes.get(person, 0)
                     and not (occupied and total is None and person in box.stakes)
-                    and not (not occupied and _settled(box))
+                    and not (not occupied and _settled(box, person))
                 ):
-                    self._violate("4.2", f"wager on {spot} changed after betting closed")
+                    self._violate(
+                        "4.2", f"wager on {spot} changed after betting closed", None,
+                        f"the sensor on {spot}",
+                    )  # fmt: skip
+            elif kind == "double":
+                self._double_sensed[number, person] = total if total is not None else 0
             elif kind == "insurance":
-                if state == "insurance":
-                    if occupied:
-                        stake = box.stakes.get(person, 0)
-                        self.insure(number, person, stake // 2 if total is None else total)
-                    else:
-                        self._withdraw_insurance(box, person)
-                elif state == "insurance_settlement" and not occupied:
-                    self.insurance_collected(box, person)
-                elif occupied and state in _WAGERS_FROZEN:
-                    self._violate("9.2", f"insurance on {spot} placed after further cards")
+                self._insurance_spot(spot, box, person, occupied, total)
         except IllegalAction as exc:
-            self._out.append(Refused(exc.rule, exc.reason))
+            self._out.append(Refused(exc.rule, exc.reason, f"sensor {spot}"))
+
+    def _insurance_spot(
+        self, spot: str, box: Box, person: int, occupied: bool, total: int | None
+    ) -> None:
+        state = self._held_from if self.state == "hold" else self.state
+        if state == "insurance":
+            if occupied:
+                stake = box.stakes.get(person, 0)
+                self.insure(box.number, person, stake // 2 if total is None else total)
+            else:
+                self._withdraw_insurance(box, person)
+        elif state == "insurance_settlement" and not occupied:
+            self.insurance_collected(box, person)
+        elif (
+            not occupied
+            and state in _INSURANCE_LIVE
+            and person in box.insurance
+            and person not in box.insurance_collected
+            and not box.void
+        ):
+            # taken back before the dealer's second card: the wager stands until it is
+            # paid (9.4) or collected (9.5); a supervisor decides
+            box.insurance_off.add(person)
+            self._violate(
+                "9.5",
+                f"insurance on {spot} taken off the layout before the dealer's second card: "
+                "an insurance wager placed under 9.2 stands until it is paid (9.4) or "
+                "collected (9.5); after the supervisor, the dealer collects it from the "
+                "player (INSURANCE CLOSED) if it loses",
+                None,
+                f"the sensor on {spot}",
+            )
+        elif occupied and person in box.insurance_off and state in _INSURANCE_LIVE:
+            box.insurance_off.discard(person)  # put back on the layout
+        elif occupied and state in _WAGERS_FROZEN:
+            self._violate(
+                "9.2", f"insurance on {spot} placed after further cards", None,
+                f"the sensor on {spot}",
+            )  # fmt: skip
+
+
+# Insurance is on the layout, not yet paid or collected (9.4, 9.5).
+_INSURANCE_LIVE = frozenset({"boxes_acting", "dealer_second"})
 
 
 _WAGERS_FROZEN = frozenset(
@@ -502,6 +615,7 @@ _WAGERS_FROZEN = frozenset(
 )
 
 
-def _settled(box: Box) -> bool:
-    """A box the dealer may clear mid-round: paid at once (10.3a) or every hand bust."""
-    return box.settled_at_once or all(h.hard > 21 for h in box.hands)
+def _settled(box: Box, person: int) -> bool:
+    """A wager the dealer (or player) may clear mid-round: paid at once (10.1, 10.3a: "the
+    player may remove the wager and winnings"), voided (9.6) or every hand bust."""
+    return box.paid_at_once(person) or box.void or all(h.hard > 21 for h in box.hands)

@@ -14,6 +14,8 @@ from controller.ports import Command
 from controller.shoe_audit import ShoeReport
 
 __all__ = [
+    "BoxVoided",
+    "CardBurned",
     "Doubled",
     "EvenMoneyElected",
     "HoldCleared",
@@ -24,10 +26,12 @@ __all__ = [
     "Refused",
     "RemovalConfirmed",
     "RoundSettled",
+    "ShuffleConfirmed",
     "ShuffleDue",
     "SplitMade",
     "Stood",
     "Violation",
+    "WagerChanged",
     "WagerPlaced",
 ]
 
@@ -37,6 +41,7 @@ class HoldDecision(StrEnum):
 
     KEEP_CARD = "keep_card"  # the card stands: it goes where the dealing order puts it
     VOID_HAND = "void_hand"  # the round's hand is void: unsettled wagers back (9.6)
+    VOID_BOX = "void_box"  # one box's hand is void (9.6), with its insurance; play goes on
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,14 +52,17 @@ class Violation:
     message: str
     state: str
     card: str | None = None
+    by: str = ""  # who raised it: "the shoe", "the VOID HAND button", "the sensor box2"...
 
 
 @dataclass(frozen=True, slots=True)
 class Refused:
-    """A console input the rules refuse; nothing changed, nothing to clear."""
+    """A console input the rules refuse; nothing changed, nothing to clear. ``action``
+    names the button or sensor spot (the loop shows it like a console refusal)."""
 
     rule: str
     message: str
+    action: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +70,46 @@ class HoldCleared:
     who: str
     decision: HoldDecision
     violations: tuple[Violation, ...]
+    box: int | None = None  # VOID_BOX: the box whose hand was voided
+
+
+@dataclass(frozen=True, slots=True)
+class BoxVoided:
+    """A supervisor voided one box's hand and its insurance (9.6); the round goes on."""
+
+    who: str
+    box: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleConfirmed:
+    """The shoe was shuffled: confirmed by the dealer (``by="console"``) or by the shoe's
+    own report of a reload (``by="shoe"``), never by NEXT. ``due``: the 7.1 clause that
+    asked for it, if any. ``burns``: cards to burn before the next round's first card."""
+
+    due: str | None
+    by: str
+    burns: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardBurned:
+    """A card burned after the shuffle (surrounding rules); ``left``: burns still due."""
+
+    card: str
+    left: int
+
+
+@dataclass(frozen=True, slots=True)
+class WagerChanged:
+    """A supervisor changed a wager the layout's sensor had reported (issue 12): both
+    amounts, and who."""
+
+    box: int
+    person: int
+    sensed: int
+    amount: int
+    who: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +130,8 @@ class InsuranceTaken:
 class EvenMoneyElected:
     box: int
     person: int
-    paid: bool  # True once every person on the box has elected (10.3b)
+    paid: bool  # paid 1 to 1 at once (10.3a)
+    cards_removed: bool = False  # the box's cards go to the discard rack (10.3b)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,4 +195,8 @@ Output = (
     | ShuffleDue
     | RoundSettled
     | ShoeReport
+    | ShuffleConfirmed
+    | CardBurned
+    | BoxVoided
+    | WagerChanged
 )

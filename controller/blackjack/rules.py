@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from controller.errors import ConfigError
 
-__all__ = ["DealerBlackjackTakes", "DoubleOn", "Variants"]
+__all__ = ["DealerBlackjackTakes", "DoubleOn", "OddStakes", "Variants"]
 
 
 class DoubleOn(StrEnum):
@@ -37,6 +37,21 @@ class DealerBlackjackTakes(StrEnum):
     BUSTED_PLUS_ONE = "busted_plus_one"
 
 
+class OddStakes(StrEnum):
+    """What the table does with a wager whose 3 to 2 (10.1) is not a whole number of the
+    table's smallest chip (a 5 at 3 to 2 is 7.5). The Gazette has no rounding clause for
+    blackjack, so nothing is rounded unless the casino names its rounding here.
+
+    - REFUSE: such a wager is refused at betting, with the reason on the display (default).
+    - ROUND_DOWN / ROUND_UP: the casino's rounding to the smallest chip; the display shows
+      the exact amount owed beside the rounded one.
+    """
+
+    REFUSE = "refuse"
+    ROUND_DOWN = "round_down"
+    ROUND_UP = "round_up"
+
+
 @dataclass(frozen=True, slots=True)
 class Variants:
     """A table's blackjack variants. Frozen: a table changes rules only between sessions.
@@ -46,6 +61,13 @@ class Variants:
     wager counted for an occupied box spot on a table without chip readers. Its default
     is 2 chip units so that half of it (the largest insurance, rule 9.3a) is still
     payable in chips (9.3b), and a blackjack's 3 to 2 is whole.
+
+    ``odd_stakes``: see `OddStakes`. ``burn_cards``: cards burned after every shuffle
+    (surrounding rules: "a burn after the shuffle"), before the next round's first card.
+    ``double_spots``: the layout has a chip reader on each box's double spot (``double3``),
+    so DOUBLE takes the extra wager sensed there ("up to the original wager").
+    ``spot_sensors``: the box spots have presence sensors or chip readers, so the layout
+    must back every wager keyed on the console (a wager on an empty spot is refused).
     """
 
     decks: int = 6
@@ -64,6 +86,10 @@ class Variants:
     chip_readers: bool = False
     units_per_spot: int = 2
     smallest_chip: int = 1
+    odd_stakes: OddStakes = OddStakes.REFUSE
+    burn_cards: int = 1
+    double_spots: bool = False
+    spot_sensors: bool = False
 
     def __post_init__(self) -> None:
         checks = (
@@ -80,6 +106,7 @@ class Variants:
             (0 <= self.must_draw_to <= 20, "must_draw_to", "0 to 20"),
             (self.units_per_spot >= 1, "units_per_spot", "at least 1"),
             (self.smallest_chip >= 1, "smallest_chip", "at least 1"),
+            (0 <= self.burn_cards <= 5, "burn_cards", "0 to 5 cards"),
         )
         for ok, key, expected in checks:
             if not ok:

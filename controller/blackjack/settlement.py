@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from controller.blackjack.rules import DealerBlackjackTakes
+from controller.blackjack.rules import DealerBlackjackTakes, OddStakes
 from controller.errors import BalanceError
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "Outcome",
     "Payout",
     "RoundBalance",
+    "blackjack_exact",
     "blackjack_win",
     "check_balance",
     "settle_against_dealer_blackjack",
@@ -79,9 +80,28 @@ class Payout:
         return self.won - self.lost
 
 
-def blackjack_win(stake: int, smallest_chip: int = 1) -> int:
-    """3 to 2 on ``stake``, rounded down to the smallest chip the dealer can pay (10.1)."""
-    return (stake * 3 // 2) // smallest_chip * smallest_chip
+def blackjack_exact(stake: int, smallest_chip: int = 1) -> bool:
+    """Whether 3 to 2 on ``stake`` (10.1) is a whole number of the smallest chip."""
+    return stake * 3 % (2 * smallest_chip) == 0
+
+
+def blackjack_win(
+    stake: int, smallest_chip: int = 1, rounding: OddStakes = OddStakes.REFUSE
+) -> int:
+    """3 to 2 on ``stake`` (10.1) in whole chips. The Gazette has no rounding clause, so an
+    amount that is not whole chips is rounded only as the casino named (`OddStakes`); with
+    REFUSE such a wager was refused at betting, and meeting one here raises `BalanceError`
+    rather than paying a rounded amount silently."""
+    if blackjack_exact(stake, smallest_chip):
+        return stake * 3 // 2
+    if rounding is OddStakes.ROUND_DOWN:
+        return stake * 3 // (2 * smallest_chip) * smallest_chip
+    if rounding is OddStakes.ROUND_UP:
+        return -(-stake * 3 // (2 * smallest_chip)) * smallest_chip
+    raise BalanceError(
+        f"3 to 2 on {stake} is {stake * 3 / 2:g}, not whole chips of {smallest_chip}, and the "
+        "table names no rounding (odd_stakes = refuse: such a wager is refused at betting)"
+    )
 
 
 def settle_insurance(amount: int, dealer_blackjack: bool) -> tuple[Outcome, int, int, int, str]:
@@ -102,6 +122,7 @@ def settle_hand(
     dealer_total: int,
     dealer_bust: bool,
     smallest_chip: int = 1,
+    rounding: OddStakes = OddStakes.REFUSE,
 ) -> tuple[Outcome, int, int, int, str]:
     """One hand against a dealer hand that is NOT blackjack (rule 4.1).
 
@@ -112,7 +133,7 @@ def settle_hand(
     if bust:
         return Outcome.LOSE, 0, 0, stake, "4.1"
     if blackjack:
-        return Outcome.BLACKJACK, stake, blackjack_win(stake, smallest_chip), 0, "10.1"
+        return Outcome.BLACKJACK, stake, blackjack_win(stake, smallest_chip, rounding), 0, "10.1"
     if dealer_bust or total > dealer_total:
         return Outcome.WIN, stake, stake, 0, "4.1"
     if total == dealer_total:

@@ -69,12 +69,13 @@ class Shoe:
 class ShuffleTracker:
     """When rule 7.1 says the shoe must be shuffled. Pure bookkeeping, no cards."""
 
-    __slots__ = ("cards_this_round", "cut_card_seen", "due")
+    __slots__ = ("burns_due", "cards_this_round", "cut_card_seen", "due")
 
     def __init__(self) -> None:
         self.due: str | None = "7.1(a)"  # play starts with a shuffle
         self.cut_card_seen = False
         self.cards_this_round = 0
+        self.burns_due = 0  # cards to burn after the shuffle, before the next round's first
 
     def round_started(self) -> None:
         self.cards_this_round = 0
@@ -96,6 +97,8 @@ class ShuffleTracker:
             self.due = "7.1(c)"
         return self.due
 
-    def shuffled(self) -> None:
+    def shuffled(self, burns: int = 0) -> None:
+        """The shuffle was confirmed (by the dealer or the shoe, never by NEXT)."""
         self.due = None
         self.cut_card_seen = False
+        self.burns_due = burns

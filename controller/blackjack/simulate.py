@@ -121,13 +121,20 @@ def simulate(
             due = any(type(o) is ShuffleDue for o in handle(cut))
             if due and table.shuffle.due == "7.1(b)":
                 shoe.shuffle()
-                table.shoe_shuffled()
+                table.shuffled()
                 handle(reloaded)
                 cut_reported = False
+                burn()
         handle(drawn[shoe.draw()])
 
+    def burn() -> None:
+        while table.shuffle.burns_due:  # the burn after the shuffle
+            handle(drawn[shoe.draw()])
+
     started = clock()
-    handle(next_)  # play starts with a shuffle (7.1a): the shoe is fresh
+    table.shuffled()  # play starts with a shuffle (7.1a): the shoe is fresh
+    burn()
+    handle(next_)
     for _ in range(rounds):
         for number in range(1, boxes + 1):
             table.place_wager(number, 1, STAKE)
@@ -184,8 +191,10 @@ def simulate(
         handle(next_)  # end of round (7.1c decided here)
         if table.shuffle.due:
             shoe.shuffle()
+            table.shuffled()  # the dealer confirms it: NEXT is never "shuffled"
             handle(reloaded)  # the cutting card is back in the shoe
             cut_reported = False
+            burn()
         handle(next_)  # betting opens
     seconds = clock() - started
     n = rounds

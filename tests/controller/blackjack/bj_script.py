@@ -86,9 +86,25 @@ class ScriptedTable:
             )
         )  # fmt: skip
 
-    def supervisor(self, who: str, decision: HoldDecision) -> list[Output]:
-        self.table.supervisor_clear(who, decision)
-        return self.table.take_outputs()
+    def supervisor(self, who: str, decision: HoldDecision, box: int | None = None) -> list[Output]:
+        self.table.supervisor_clear(who, decision, box)
+        out = self.table.take_outputs()
+        self.log.extend(out)
+        return out
+
+    def shuffled(self, burn: str | None = "2c") -> list[Output]:
+        """The dealer shuffles and confirms SHUFFLED on the console; then the burn card
+        (the table's default burns one; ``burn=None`` burns none)."""
+        self.table.shuffled()
+        out = self.table.take_outputs()
+        self.log.extend(out)
+        if burn is not None:
+            out += self.deal(burn)
+        return out
+
+    def open(self) -> list[Output]:
+        """Play starts with a shuffle (7.1a), then the burn; NEXT opens betting."""
+        return self.shuffled() + self.press(NEXT)
 
     def of(self, kind: type[T], out: list[Any] | None = None) -> list[T]:
         return [o for o in (self.log if out is None else out) if isinstance(o, kind)]
@@ -101,7 +117,7 @@ class ScriptedTable:
 def start(wagers: dict[str, int], variants: Variants | None = None, **kwargs: Any) -> ScriptedTable:
     """A table with betting open, ``wagers`` placed by chip readers, bets closed."""
     script = ScriptedTable(variants, **kwargs)
-    script.press(NEXT)  # the shoe was shuffled (7.1a): betting opens
+    script.open()  # the shoe was shuffled (7.1a) and a card burned: betting opens
     for spot, total in wagers.items():
         script.occupy(spot, total)
     script.press(NO_MORE_BETS)

@@ -68,7 +68,7 @@ def test_4_1_round_settles_and_balances() -> None:
 
 def test_4_2_card_before_no_more_bets_holds_the_table() -> None:
     s = ScriptedTable()
-    s.press(NEXT)
+    s.open()
     s.occupy("box1", 4)
     out = s.deal("9s")
     assert s.state == "hold"
@@ -152,7 +152,7 @@ def test_9_3a_insurance_at_most_half_the_initial_wager() -> None:
 
 
 def test_9_3b_insurance_payable_in_chips() -> None:
-    s = start({"box1": 10}, Variants(smallest_chip=2))
+    s = start({"box1": 12}, Variants(smallest_chip=2))  # 3 to 2 of 12 is 18: whole chips
     s.deal("Ts", "As", "8c")
     with pytest.raises(IllegalAction) as exc:
         s.table.insure(1, 1, 3)
@@ -268,18 +268,37 @@ def test_10_3a_even_money_paid_at_once() -> None:
     assert s.state == "hold" and s.of(Violation)[-1].rule == "10.3(b)"
 
 
-def test_10_3b_even_money_only_when_every_person_on_the_box_elects() -> None:
+def test_10_3a_on_a_shared_box_the_person_who_asks_is_paid_1_to_1_at_once() -> None:
     s = start({"box1": 4, "box1.p2": 2})
     s.deal("As", "Ad", "Kc")
     out = s.press(EVEN_MONEY)
-    assert s.of(EvenMoneyElected, out) == [EvenMoneyElected(1, 1, False)]
-    assert not s.of(Payout)
-    s.press(NEXT)  # insurance closes with only one election: it lapses (10.2 applies)
+    assert s.of(EvenMoneyElected, out) == [EvenMoneyElected(1, 1, True, False)]
+    assert [(p.person, p.outcome, p.won, p.rule, p.at_once) for p in s.of(Payout, out)] == [
+        (1, Outcome.EVEN_MONEY, 4, "10.3(a)", True)
+    ]
+    assert not s.table.awaiting_removal  # 10.3(b): person 2 did not elect: cards stay
+    s.press(NEXT)  # insurance closes: person 2's wager waits for the dealer's hand (10.2)
     assert s.state == "dealer_second"
     s.deal("9s")
     assert wager_payouts(s) == [
-        (1, 1, 1, Outcome.BLACKJACK, 6),
+        (1, 1, 1, Outcome.EVEN_MONEY, 4),
         (1, 1, 2, Outcome.BLACKJACK, 3),
+    ]
+    assert s.table.settled is not None and s.table.settled.wagers_in == 6
+
+
+def test_10_3b_cards_stay_when_not_all_on_a_shared_box_elect() -> None:
+    s = start({"box1": 4, "box1.p2": 2, "box2": 4})
+    s.deal("As", "Td", "Ad", "Kc", "9h")  # box 1 blackjack, box 2 19, dealer ace
+    s.table.even_money(1, 2)  # the person behind asks; the box holder does not
+    s.press(NEXT)  # insurance closes; box 2 acts: no removal waits
+    assert not s.table.awaiting_removal and s.table.current_box is s.table.boxes[1]
+    s.press(NEXT)  # box 2 stands
+    s.deal("Kh")  # dealer blackjack: person 1 pushes (4.1), person 2 was paid already
+    assert wager_payouts(s) == [
+        (1, 1, 2, Outcome.EVEN_MONEY, 2),
+        (1, 1, 1, Outcome.PUSH, 0),
+        (2, 1, 1, Outcome.LOSE, -4),
     ]
 
 
@@ -288,6 +307,10 @@ def test_10_3b_even_money_paid_when_all_elect() -> None:
     s.deal("As", "Ad", "Kc")
     out = s.press(EVEN_MONEY, EVEN_MONEY)
     assert [(p.person, p.won) for p in s.of(Payout, out)] == [(1, 4), (2, 2)]
+    assert s.of(EvenMoneyElected, out)[-1] == EvenMoneyElected(1, 2, True, True)
+    assert s.table.awaiting_removal  # everyone elected: the cards go (10.3b)
+    s.deal("9s")
+    assert s.state == "hold" and s.of(Violation)[-1].rule == "10.3(b)"
 
 
 # --- doubles, splits, drawing (variants) ----------------------------------------------
@@ -402,7 +425,7 @@ def test_hold_cleared_only_by_a_named_supervisor_keep_card() -> None:
 
 def test_card_before_no_more_bets_kept_starts_the_deal() -> None:
     s = ScriptedTable()
-    s.press(NEXT)
+    s.open()
     s.occupy("box1", 4)
     s.deal("9s")
     s.supervisor("Pat", HoldDecision.KEEP_CARD)
@@ -416,7 +439,7 @@ def test_card_before_no_more_bets_kept_starts_the_deal() -> None:
 def test_7_1_shuffle_at_start_and_after_cutting_card() -> None:
     s = ScriptedTable()
     assert s.table.shuffle.due == "7.1(a)"
-    s.press(NEXT)
+    s.open()
     assert s.table.shuffle.due is None
     s.occupy("box1", 4)
     s.press(NO_MORE_BETS)
@@ -431,7 +454,7 @@ def test_7_1_shuffle_at_start_and_after_cutting_card() -> None:
 
 def test_7_1b_cutting_card_as_first_card_of_a_round() -> None:
     s = ScriptedTable()
-    s.press(NEXT)
+    s.open()
     s.occupy("box1", 4)
     s.press(NO_MORE_BETS)
     out = s.cut_card()
@@ -456,7 +479,7 @@ def test_display_model_is_json_and_shows_soft_totals() -> None:
 
 def test_no_more_bets_needs_a_wager() -> None:
     s = ScriptedTable()
-    s.press(NEXT)
+    s.open()
     out = s.press(NO_MORE_BETS)
     assert [r.rule for r in s.of(Refused, out)] == ["4.1"]
     assert isinstance(s.table, BlackjackTable) and s.state == "betting"
@@ -501,7 +524,7 @@ def test_4_2_busted_box_may_be_collected_but_a_live_one_not_withdrawn() -> None:
 
 def test_card_before_no_more_bets_voided_is_set_aside() -> None:
     s = ScriptedTable()
-    s.press(NEXT)
+    s.open()
     s.occupy("box1", 4)
     s.deal("9s")
     s.supervisor("Pat", HoldDecision.VOID_HAND)
@@ -524,7 +547,7 @@ def test_9_5_every_persons_losing_insurance_must_be_collected() -> None:
 
 def test_7_1_cutting_card_reported_as_a_level_counts_once() -> None:
     s = ScriptedTable()
-    s.press(NEXT)
+    s.open()
     s.occupy("box1", 4)
     s.press(NO_MORE_BETS)
     s.deal("Ts")
@@ -535,7 +558,8 @@ def test_7_1_cutting_card_reported_as_a_level_counts_once() -> None:
     s.press(NEXT)
     s.deal("Kd")
     assert s.of(ShuffleDue, s.press(NEXT)) == [ShuffleDue("7.1(c)")]
-    s.press(NEXT)  # shuffled; betting opens
+    s.shuffled()
+    s.press(NEXT)  # shuffled, a card burned; betting opens
     assert s.table.shuffle.due is None
     s.occupy("box1", 4)
     s.press(NO_MORE_BETS)
@@ -568,7 +592,7 @@ def test_split_hands_one_bust_against_dealer_blackjack_per_variant(
 
 def test_4_1_box_holder_first_and_last() -> None:
     s = ScriptedTable()
-    s.press(NEXT)
+    s.open()
     assert not s.table.can_place_wager(2, 2, 4)  # nobody to bet behind
     s.table.place_wager(2, 1, 4)
     s.table.place_wager(2, 2, 4)
@@ -584,23 +608,24 @@ def test_display_shows_what_each_box_is_owed_and_the_hold() -> None:
     s.press(NEXT, NEXT)
     s.deal("Kd")  # dealer 17
     view = s.table.view()
-    assert [(b.number, b.owed, b.collect) for b in view.boxes] == [(1, 8, 0), (2, 0, 6)]
+    assert [(b.number, b.owed, b.collect) for b in view.boxes] == [(1, 4, 0), (2, 0, 6)]
     assert view.next_action == "Pay and collect as shown (rule 4.1), then press NEXT"
     s.deal("2c")  # a card after the dealer's hand is complete
     view = s.table.view()
     assert view.state == "hold" and view.hold[-1]["rule"] == "4.1"
-    assert view.next_action.startswith("HOLD (rule 4.1:")
+    assert view.hold_text.startswith("rule 4.1: a card after the dealer's hand was complete")
+    assert view.next_action.startswith("A supervisor must clear the HOLD")
     assert SetLamp(Lamp.HOLD, LampPattern.FLASH) in s.log and view.gate_locked
 
 
 def test_wagers_from_spot_sensors_or_chip_readers() -> None:
     s = ScriptedTable()
-    s.press(NEXT)
+    s.open()
     s.occupy("box4")  # no chip readers: an occupied spot is units_per_spot chips
     assert s.table.boxes[3].stakes == {1: 2}
     r = ScriptedTable(Variants(chip_readers=True))
-    r.press(NEXT)
+    r.open()
     r.occupy("box4")  # the reader's amount follows
     assert r.table.boxes[3].stakes == {}
-    r.occupy("box4", 25)
-    assert r.table.boxes[3].stakes == {1: 25}
+    r.occupy("box4", 26)
+    assert r.table.boxes[3].stakes == {1: 26}

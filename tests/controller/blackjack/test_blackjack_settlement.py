@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from controller.blackjack.rules import DealerBlackjackTakes as Takes
+from controller.blackjack.rules import OddStakes
 from controller.blackjack.settlement import (
     Kind,
     Outcome,
@@ -108,9 +109,19 @@ def test_9_5_losing_insurance_is_collected() -> None:
 
 def test_10_1_blackjack_pays_3_to_2_in_whole_chips() -> None:
     assert blackjack_win(10) == 15
-    assert blackjack_win(5) == 7  # the half chip cannot be paid
     assert blackjack_win(10, smallest_chip=5) == 15
-    assert blackjack_win(6, smallest_chip=5) == 5
+    with pytest.raises(BalanceError):
+        blackjack_win(5)  # 7.5: never rounded silently (odd_stakes = refuse)
+    with pytest.raises(BalanceError):
+        blackjack_win(6, smallest_chip=5)
+
+
+def test_10_1_odd_stakes_rounded_only_as_the_casino_names() -> None:
+    assert blackjack_win(5, 1, OddStakes.ROUND_DOWN) == 7
+    assert blackjack_win(5, 1, OddStakes.ROUND_UP) == 8
+    assert blackjack_win(15, 5, OddStakes.ROUND_DOWN) == 20  # 22.5
+    assert blackjack_win(15, 5, OddStakes.ROUND_UP) == 25
+    assert blackjack_win(10, 5, OddStakes.ROUND_UP) == 15  # exact: nothing to round
 
 
 def test_payout_that_does_not_balance_raises() -> None:

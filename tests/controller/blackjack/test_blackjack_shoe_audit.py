@@ -53,7 +53,7 @@ def test_3_3_a_kept_foreign_card_is_routed_once_and_not_counted_again() -> None:
 
 def test_3_3_the_shuffle_reports_the_shoe_end_and_counts_afresh() -> None:
     script = ScriptedTable(Variants(decks=4, cut_card_from_end=52))
-    script.press(NEXT)  # play starts with a shuffle (7.1a)
+    script.open()
     script.occupy("box1", 10)
     script.press(NO_MORE_BETS)
     script.deal("Ts", "9h")
@@ -63,11 +63,14 @@ def test_3_3_the_shuffle_reports_the_shoe_end_and_counts_afresh() -> None:
     script.deal("8h")  # dealer 17: settlement
     assert script.state == "settlement"
     script.press(NEXT)  # round over, shuffle due under 7.1(c)
-    out = script.press(NEXT)  # the shuffle: the shoe's end is reported, betting opens
+    out = script.shuffled(burn=None)  # the shuffle: the shoe's end is reported
     reports = script.of(ShoeReport, out)
-    assert len(reports) == 1 and reports[0].cards_seen == 4 and reports[0].reconciled
-    assert reports[0].unseen_cards == 4 * 52 - 4
+    # the round's four cards and the burn after the first shuffle
+    assert len(reports) == 1 and reports[0].cards_seen == 5 and reports[0].reconciled
+    assert reports[0].unseen_cards == 4 * 52 - 5
     assert script.table.audit.cards_seen == 0
+    script.deal("Kc")  # the burn after this shuffle is counted too
+    assert script.table.audit.cards_seen == 1
     assert not script.of(Violation)
 
 
