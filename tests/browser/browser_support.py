@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from controller.app.config import SupervisorConfig, TableConfig
+from controller.app.config import StaffMember, SupervisorConfig, TableConfig
 from controller.app.demo import SimHands, demo_config
 from controller.app.supervisor import hash_pin
 from controller.app.table import RunningTable
@@ -23,19 +23,31 @@ LAUNCH_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-PIN = "7391"
-PIN_HASH = hash_pin(PIN, log2_n=10)  # cheap for tests; the real default is 2**14
+PIN = "7391"  # the supervisor's
+SUPERVISOR = StaffMember("s14", "Aroha Ngata", "supervisor", hash_pin(PIN, log2_n=10))
+DEALER_PIN = "2580"
+DEALER = StaffMember("d07", "Tane Rewi", "dealer", hash_pin(DEALER_PIN, log2_n=10))
 LOCKOUT_TRIES = 5
 
 
 def table_config(journal: Path, port: int = 0) -> TableConfig:
+    """The demo's blackjack table with test staff (cheap PIN hashes: 2**10, not 2**14);
+    its console secret is created beside the journal when the table starts."""
     config = demo_config("blackjack", journal, port=port)
     return dataclasses.replace(
         config,
-        supervisor=SupervisorConfig(
-            pin_hash=PIN_HASH, lockout_tries=LOCKOUT_TRIES, lockout_seconds=60
-        ),
+        staff=(DEALER, SUPERVISOR),
+        supervisor=SupervisorConfig(lockout_tries=LOCKOUT_TRIES, lockout_seconds=60),
     )
+
+
+def console_url(table: RunningTable, path: str = "/") -> str:
+    """Where the kiosk opens the dealer's page: once through the console URL (which sets
+    the console cookie and sends it on to ``/``); any other path as it is."""
+    server = table.server
+    if server is None or server.console_url is None:
+        raise RuntimeError("the table serves no console")
+    return server.console_url if path == "/" else server.url + path
 
 
 def cards(text: str) -> list[Card]:

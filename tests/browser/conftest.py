@@ -7,13 +7,30 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import Hands, table_config
+from browser_support import DEALER, Hands, table_config
 
 from controller.app.table import RunningTable
+from controller.ports import DealerSignedIn
 
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[RunningTable]:
+    """A table on the simulators with dealer d07 signed in (test_sign_in.py signs in at
+    the page itself)."""
+    running = RunningTable(table_config(tmp_path / "journal.sqlite"), simulate=True, seed=7)
+    running.start()
+    seen = running.loop.processed
+    running.events.put(DealerSignedIn(source="console", staff_id=DEALER.id, name=DEALER.name))
+    running.loop.wait_processed(seen, timeout=10)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def unsigned_table(tmp_path: Path) -> Iterator[RunningTable]:
+    """The same table with nobody signed in."""
     running = RunningTable(table_config(tmp_path / "journal.sqlite"), simulate=True, seed=7)
     running.start()
     try:

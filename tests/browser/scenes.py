@@ -4,6 +4,7 @@ same console and shoe events the loop would give it, its snapshot published thro
 
 from __future__ import annotations
 
+import os
 import queue
 from pathlib import Path
 from typing import Any
@@ -59,8 +60,10 @@ def poker_first_round() -> PokerGame:
     return game
 
 
-def serve(state: dict[str, Any]) -> StatusServer:
-    server = StatusServer(queue.Queue(), port=0).start()
+def serve(state: dict[str, Any], game: str = "poker") -> StatusServer:
+    """A status server showing ``state``; its console secret is a random one (open
+    ``server.console_url`` to be its console)."""
+    server = StatusServer(queue.Queue(), port=0, game=game, secret=os.urandom(32)).start()
     server.publish(state)
     return server
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_support import LOCKOUT_TRIES, PIN, Hands, cards
+from browser_support import LOCKOUT_TRIES, PIN, SUPERVISOR, Hands, cards, console_url
 from playwright.sync_api import Page, expect
 
 from controller.app.table import RunningTable
@@ -17,8 +17,7 @@ INSURANCE_ROUND = cards("Ts 9h Ad 7c Td 5s 2c")
 
 
 def open_page(page: Page, table: RunningTable, path: str = "/") -> None:
-    assert table.server is not None
-    page.goto(table.server.url + path)
+    page.goto(console_url(table, path))  # the kiosk: through the console URL once
     expect(page.locator("body")).to_have_attribute("data-conn", "live")
 
 
@@ -105,7 +104,7 @@ def test_a_hold_shows_the_rule_in_words(page: Page, table: RunningTable, hands: 
 def supervise(page: Page, pin: str, decision: str = "keep_card") -> None:
     page.locator("#sup-open").click()
     page.locator(f'#sup-decisions input[value="{decision}"]').check()
-    page.locator("#sup-who").fill("Pit boss Aroha (badge 1142)")
+    page.locator("#sup-staff").fill(SUPERVISOR.id)
     page.locator("#sup-reason").fill("insurance chips were the player's change")
     page.locator("#sup-pin").fill(pin)
     page.locator("#sup-submit").click()
@@ -118,20 +117,20 @@ def test_supervisor_pin_wrong_is_refused_and_right_clears_the_hold_journaled(
     assert PIN not in page.content()  # the page holds no PIN (nor its hash)
     supervise(page, "0000")
     expect(page.locator("#sup-result")).to_contain_text(
-        f"REFUSED: wrong PIN ({LOCKOUT_TRIES - 1} tries left)"
+        f"REFUSED: wrong staff id or PIN ({LOCKOUT_TRIES - 1} tries left)"
     )
     expect(page.locator("#sup-pin")).to_have_value("")  # not kept in the page
-    assert table.server is not None and table.server.gate.failures == 1
+    assert table.server is not None and table.server.gate.failures("console") == 1
     assert table.state["view"]["state"] == "hold"  # nothing reached the table
     page.locator("#sup-cancel").click()
     supervise(page, PIN)
     expect(page.locator("#sup-dialog")).not_to_be_visible()
     expect(page.locator("#hold")).to_be_hidden()
-    assert table.server.gate.failures == 0
+    assert table.server.gate.failures("console") == 0
     with Journal(table.config.journal_path) as journal:
         rows = [r for r in journal.entries() if r.kind == "SupervisorAction"]
     assert len(rows) == 1
-    assert rows[0].actor == "Pit boss Aroha (badge 1142)"
+    assert rows[0].actor == SUPERVISOR.id  # the staff member the PIN named, from the config
     payload: dict[str, Any] = rows[0].payload
     assert payload["reason"] == "insurance chips were the player's change"
     assert payload["decision"] == "keep_card"
@@ -165,6 +164,4 @@ def test_9_6_void_hand_from_the_console_needs_the_supervisor_pin(
     expect(page.locator("body")).not_to_have_attribute("data-state", "hold")
     with Journal(table.config.journal_path) as journal:
         rows = [r for r in journal.entries() if r.kind == "SupervisorAction"]
-    assert [(r.actor, r.payload["decision"]) for r in rows] == [
-        ("Pit boss Aroha (badge 1142)", "void_hand")
-    ]
+    assert [(r.actor, r.payload["decision"]) for r in rows] == [(SUPERVISOR.id, "void_hand")]

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
-from browser_support import Hands
+from browser_support import Hands, console_url
 from playwright.sync_api import Browser, Page, expect
 from scenes import poker_first_round, poker_reshuffle, poker_showdown, poker_state, serve
 
@@ -60,7 +60,7 @@ def test_the_page_loads_nothing_but_the_controllers_own_assets(
     assert table.server is not None
     requested: list[str] = []
     page.on("request", lambda request: requested.append(request.url))
-    response = page.goto(table.server.url + "/")
+    response = page.goto(console_url(table))
     assert response is not None
     assert "default-src 'self'" in response.headers["content-security-policy"]
     expect(page.locator("body")).to_have_attribute("data-conn", "live")
@@ -78,8 +78,7 @@ def test_the_page_fits_the_screen_with_large_type(
     context = browser.new_context(viewport={"width": width, "height": height})
     try:
         page = context.new_page()
-        assert table.server is not None
-        page.goto(table.server.url + "/")
+        page.goto(console_url(table))  # as the kiosk shows it: signed in, with its console
         hands.press("next")
         for box in (1, 2, 3, 4, 5):
             hands.wager(box)
@@ -125,15 +124,17 @@ def test_11_4_showdown_order_and_the_odd_chip_by_suit(page: Page) -> None:
 def test_the_poker_console_sends_the_rules_api_calls(
     page: Page, poker_server: StatusServer
 ) -> None:
-    page.goto(poker_server.url + "/")
+    assert poker_server.console_url is not None
+    page.goto(poker_server.console_url)  # the kiosk: the console cookie, then "/"
+    expect(page).to_have_url(poker_server.url + "/")  # the secret left the address bar
     page.locator('#buttons button[data-button="call"]').click()
     assert poker_server.events.get(timeout=5) == ConsoleAction(
-        source="console", action="call", args={"seat": 1}, actor="touch console"
+        source="console", action="call", args={"seat": 1}
     )
     page.locator("#raise-by").fill("6")
     page.locator('#buttons button[data-button="raise"]').click()
     assert poker_server.events.get(timeout=5) == ConsoleAction(
-        source="console", action="raise_", args={"seat": 1, "amount": 6}, actor="touch console"
+        source="console", action="raise_", args={"seat": 1, "amount": 6}
     )
 
 

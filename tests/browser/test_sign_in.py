@@ -1,0 +1,62 @@
+"""Dealer sign-in at the table's own page: the console is locked until a dealer signs in
+with their staff id and PIN; then every row the table journals names them, until they
+sign out. Wrong PINs are refused, counted and journaled."""
+
+from __future__ import annotations
+
+from browser_support import DEALER, DEALER_PIN, Hands, console_url
+from playwright.sync_api import Page, expect
+
+from controller.app.table import RunningTable
+from controller.journal import Journal
+
+
+def sign_in(page: Page, staff: str, pin: str) -> None:
+    page.locator("#signin-open").click()
+    page.locator("#signin-staff").fill(staff)
+    page.locator("#signin-pin").fill(pin)
+    page.locator("#signin-submit").click()
+
+
+def test_a_dealer_signs_in_at_the_console_and_the_rows_name_them(
+    page: Page, unsigned_table: RunningTable
+) -> None:
+    table = unsigned_table
+    hands = Hands(table)
+    page.goto(console_url(table))
+    expect(page.locator("body")).to_have_attribute("data-conn", "live")
+    expect(page.locator("#dealer")).to_have_text("NO DEALER: SIGN IN")
+    expect(page.locator("#not-console")).to_be_hidden()  # this browser is the console
+
+    rows_before = table.journal.last_seq
+    page.locator('#buttons button[data-button="next"]').click()  # locked: nobody signed in
+    expect(page.locator("#notices")).to_contain_text("no dealer is signed in")
+    assert table.journal.last_seq == rows_before  # refused, and nothing journaled
+
+    sign_in(page, DEALER.id, "0000")
+    expect(page.locator("#signin-result")).to_contain_text("REFUSED: wrong staff id or PIN")
+    expect(page.locator("#signin-pin")).to_have_value("")  # not kept in the page
+    page.locator("#signin-cancel").click()
+    sign_in(page, DEALER.id, DEALER_PIN)
+    expect(page.locator("#signin-dialog")).not_to_be_visible()
+    expect(page.locator("#dealer")).to_have_text(f"DEALER {DEALER.name} ({DEALER.id})")
+    expect(page.locator("#signin-open")).to_have_text("SIGN OUT")
+
+    hands.stack([])
+    page.locator('#buttons button[data-button="next"]').click()  # betting opens
+    expect(page.locator("body")).to_have_attribute("data-state", "betting")
+    hands.wager(1)  # a sensor: its row names the dealer on duty too
+    page.locator("#signin-open").click()  # SIGN OUT
+    expect(page.locator("#dealer")).to_have_text("NO DEALER: SIGN IN")
+
+    with Journal(table.config.journal_path) as journal:
+        rows = [r for r in journal.entries() if r.seq > rows_before]
+    kinds = [(r.kind, r.actor) for r in rows]
+    refused = next(r for r in rows if r.kind == "SignInRefused")
+    assert refused.payload["who"] == DEALER.id and refused.payload["failures"] == 1
+    signed_in = kinds.index(("DealerSignedIn", DEALER.id))
+    signed_out = kinds.index(("DealerSignedOut", DEALER.id))
+    between = rows[signed_in + 1 : signed_out]
+    assert any(r.kind == "ButtonPressed" for r in between)
+    assert any(r.kind == "SpotOccupied" for r in between)
+    assert all(r.actor == DEALER.id for r in between), [(r.kind, r.actor) for r in between]
