@@ -133,8 +133,9 @@
     }
     const holds = view.hold || [];
     if (!holds.length && view.state !== "hold") return "";
-    const text = holds.map((v) => `rule ${v.rule}: ${v.message}`).join("; ");
-    return `${text || "the table is on hold"}: a supervisor must clear the table`;
+    // each violation once, with who raised it (the view groups them)
+    const text = view.hold_text || holds.map((v) => `rule ${v.rule}: ${v.message}`).join("; ");
+    return text || "the table is on hold";
   }
 
   function notices(state) {
@@ -188,19 +189,38 @@
           `<div class="cards">${hand.cards.map((c, i) => cardFace(c, `${round}|${box.number}|${h}|${i}|${c}`)).join("")}</div>` +
           `<div>${totalText(hand.total)}${hand.doubled ? ` <span class="tag blue">DOUBLED</span>` : ""}</div></div>`;
       });
-      const wagers = Object.entries(box.wagers || {});
-      html += `<div class="money">${wagers.map(([p, v]) => `${wagers.length > 1 ? esc(p) + " " : "Wager "}${money(v)}`).join(" · ")}</div>`;
-      const ins = Object.entries(box.insurance || {});
-      if (ins.length) html += `<div class="money">Insurance ${ins.map(([p, v]) => `${ins.length > 1 ? esc(p) + " " : ""}${money(v)}`).join(" · ")}</div>`;
-      if (box.owed) html += `<div class="owed">PAY ${money(box.owed)}</div>`;
-      if (box.collect) html += `<div class="collect">TAKE ${money(box.collect)}</div>`;
+      html += personLines(box);
       html += `</div>`;
     }
     html += `</div>`;
     const shoe = [`Shoe gate ${view.gate_locked ? "LOCKED" : "open"}`];
     shoe.push(view.shuffle_due ? `SHUFFLE DUE (rule ${view.shuffle_due})` : "cutting card not out");
+    if (view.burns_due) shoe.push(`BURN ${view.burns_due} CARD${view.burns_due === 1 ? "" : "S"}`);
     html += `<div class="shoe">${esc(shoe.join(" · "))}</div>`;
     return html;
+  }
+
+  // The dealer's money, one line per person on the box: a stake that is not lost stays on
+  // the layout, so PAY is only the winnings to add to it, PUSH a stand-off, TAKE a loss;
+  // PAID marks a blackjack already paid at once (10.1, 10.3(a)).
+  function personLines(box) {
+    const people = box.people || [];
+    const shared = people.length > 1;
+    return people.map((p) => {
+      const who = shared ? `${esc(p.person)} ` : "";
+      let line = `<div class="money person" data-person="${esc(p.person)}">${who}Wager ${money(p.wager)}`;
+      if (p.insurance) {
+        line += ` · Insurance ${money(p.insurance)}${p.insurance_state ? ` ${esc(p.insurance_state)}` : ""}`;
+      }
+      line += `</div>`;
+      if (p.paid_at_once) line += `<div class="paid">${who}PAID ${money(p.paid_at_once)} (rule ${esc(p.paid_rule)})</div>`;
+      if (p.void) line += `<div class="push">${who}VOID (rule 9.6): stake back</div>`;
+      else if (p.push) line += `<div class="push">${who}PUSH</div>`;
+      if (p.pay) line += `<div class="owed">${who}PAY ${money(p.pay)}</div>`;
+      if (p.take) line += `<div class="collect">${who}TAKE ${money(p.take)}</div>`;
+      if (p.note) line += `<div class="money note">${esc(p.note)}</div>`;
+      return line;
+    }).join("");
   }
 
   // --- poker --------------------------------------------------------------------------
@@ -334,7 +354,9 @@
       ["insurance_closed", "INSURANCE CLOSED", s === "insurance" || s === "insurance_settlement"],
       ["even_money", "EVEN MONEY", Boolean(b.insurance_open)],
       ["void_hand", "VOID HAND", false, "danger"],
-    ].map(([name, label, lit, cls]) => ({ body: { button: name }, label, lit, cls, name }));
+    ].map(([name, label, lit, cls]) => ({ body: { button: name }, label, lit, cls, name }))
+      // 7.1: the shuffle is confirmed, never taken from NEXT
+      .concat([{ name: "shuffled", label: "SHUFFLED", lit: Boolean(view.shuffle_due), body: { action: "shuffled", args: {} } }]);
   }
 
   function pokerButtons(view) {
