@@ -20,6 +20,7 @@ _CONSOLE_ACTIONS = {
     name: name
     for name in (
         "call", "check", "fold", "raise_", "discard", "expose", "request_chop", "start_hand",
+        "request_to_see",
     )
 } | {"raise": "raise_", "chop": "request_chop"}  # fmt: skip
 
@@ -27,7 +28,8 @@ _CONSOLE_ACTIONS = {
 def apply_console(table: PokerTable, event: ConsoleAction) -> list[Output]:
     """The touch console's rules-API calls: ``call``/``check``/``fold`` {seat},
     ``raise_`` {seat, amount}, ``discard`` {seat, count, cards?}, ``expose`` {seat,
-    cards}, ``request_chop`` {}, ``start_hand`` {button?}. Cards are given as text."""
+    cards}, ``request_chop`` {}, ``start_hand`` {button?}, ``request_to_see`` {by_seat,
+    seat?} (11.4(c); no seat: all the hands in the showdown). Cards are given as text."""
     args = dict(event.args)
     if "cards" in args and args["cards"] is not None:
         args["cards"] = [Card.parse(str(text)) for text in args["cards"]]

@@ -72,6 +72,8 @@ class PokerStatus:
     action: ActionView | None
     draw: DrawView | None
     showdown: dict[str, Any] | None
+    showdown_seats: tuple[int, ...]  # 11.4(c): hands any player may ask to see, now
+    requests: tuple[dict[str, Any], ...]  # 11.4(c): requests to see hands, this hand
     settlement: dict[str, Any] | None
     hold: dict[str, Any] | None
 
@@ -147,6 +149,8 @@ def status(table: PokerTable) -> PokerStatus:
         action=action,
         draw=draw_view,
         showdown=table.showdown_order.as_dict() if table.showdown_order else None,
+        showdown_seats=table.showdown_seats if table.state in ("showdown", "complete") else (),
+        requests=tuple(r.as_dict() for r in table.requests),
         settlement=table.last_settlement.as_dict() if table.last_settlement else None,
         hold=table.hold.as_dict() if table.hold else None,
     )

@@ -28,6 +28,7 @@ from controller.poker.pots import Split, build_pots, check_balance, split_pot, t
 from controller.poker.records import (
     CardSetAside,
     HandSettled,
+    HandsRequested,
     HandStarted,
     HoldCleared,
     PotAward,
@@ -106,6 +107,8 @@ class PokerTable:
         self.stacks_at_start = 0
         self.aggressor: int | None = None
         self._blind_bets: dict[int, int] = {}
+        self.showdown_seats: tuple[int, ...] = ()  # 11.4(c): hands in the final showdown
+        self.requests: list[HandsRequested] = []  # 11.4(c): requests to see hands
 
     # --- seats ---------------------------------------------------------------------------
 
@@ -354,6 +357,9 @@ class PokerTable:
             return [*_BETTING_CLOSES, UnlockShoe(), *self._after_draw()]
         self.aggressor = betting.aggressor
         fire(self, "final_round_closed")
+        live = [s for s in self.in_hand if s not in self.folded]
+        order = clockwise_from(self._called_seat(), self.rules.seats)
+        self.showdown_seats = tuple(s for s in order if s in live)
         return [*_BETTING_CLOSES, *self._showdown()]
 
     # --- the draw (11.3) -----------------------------------------------------------------------
@@ -471,6 +477,38 @@ class PokerTable:
         self.aggressor = None
         return [settled]
 
+    # --- 11.4(c): "Any player at the table may request to see any or all hands" ------------
+
+    def verify_request_to_see(self, by_seat: int, seat: int | None = None) -> None:
+        self._verify_not_held()
+        if not self.showdown_seats or self.state not in ("showdown", "complete"):
+            raise IllegalAction(
+                SHOWDOWN_RULE, "no final showdown in this hand: there are no hands to see"
+            )
+        if by_seat not in self.stacks:
+            raise IllegalAction(
+                SHOWDOWN_RULE, f"seat {by_seat} has no player: any player at the table may ask"
+            )
+        if seat is not None and seat not in self.showdown_seats:
+            raise IllegalAction(
+                SHOWDOWN_RULE,
+                f"seat {seat} has no hand in the final showdown "
+                f"(seats {', '.join(map(str, self.showdown_seats))})",
+            )
+
+    def can_request_to_see(self, by_seat: int, seat: int | None = None) -> bool:
+        return _can(self.verify_request_to_see, by_seat, seat)
+
+    def request_to_see(self, by_seat: int, seat: int | None = None) -> list[Output]:
+        """11.4(c): the player at ``by_seat`` asks to see the hand of ``seat``, or all the
+        hands involved in the final showdown when ``seat`` is None; the dealer exposes
+        them. Plain arguments, for the console: one hand or all of them per request."""
+        self.verify_request_to_see(by_seat, seat)
+        wanted = self.showdown_seats if seat is None else (seat,)
+        record = HandsRequested(by_seat, wanted, SHOWDOWN_RULE)
+        self.requests.append(record)
+        return [record]
+
     # --- 11.4(e): no chop ------------------------------------------------------------------
 
     def can_chop(self) -> bool:
@@ -519,6 +557,7 @@ class PokerTable:
         ]
         if decision is Decision.VOID_HAND and self.state not in ("waiting", "complete"):
             fire(self, "void_hand")
+            self.showdown_seats = ()  # a void hand has no showdown
             returns = dict(self.contributed)
             return out + self._pay([], returns, 0, (), void=True)
         if self.state in ("dealing", "drawing"):

@@ -312,6 +312,10 @@ class PokerFuzz(RuleBasedStateMachine):
     def supervisor(self, decision: Decision, who: str) -> None:
         self._api("supervisor_clear", who, decision)
 
+    @rule(by=st.integers(0, 7), seat=st.one_of(st.none(), st.integers(0, 7)))
+    def request_to_see(self, by: int, seat: int | None) -> None:  # 11.4(c)
+        self._api("request_to_see", by, seat)
+
     @rule(seat=st.integers(0, 7), chips=st.integers(-1, 30))
     def seats_change(self, seat: int, chips: int) -> None:
         table = self.table

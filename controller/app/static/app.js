@@ -247,11 +247,21 @@
       const sd = view.showdown;
       const who = `seat${sd.must_expose.length > 1 ? "s" : ""} ${seatList(sd.must_expose)}`;
       const pay = view.settlement ? "; award the pots as shown (11.4(d)), then NEXT" : "";
-      return `Showdown (11.4(c)): ${who} expose in that order${pay}`;
+      return `Showdown (11.4(c)): ${who} expose in that order${requested(view)}${pay}`;
     }
     if (view.settlement && view.settlement.void) return "Hand void: return the chips as shown, then NEXT";
     if (view.state === "waiting" || view.state === "complete") return "Press NEXT to start the hand";
     return String(view.state || "").replace(/_/g, " ");
+  }
+
+  // 11.4(c): "Any player at the table may request to see any or all hands"
+  function asked(r) {
+    const many = r.seats.length > 1;
+    return `asked to see seat${many ? "s" : ""} ${seatList(r.seats)}: expose ${many ? "them" : "it"}`;
+  }
+
+  function requested(view) {
+    return (view.requests || []).map((r) => `; seat ${r.by_seat} ${asked(r)}`).join("");
   }
 
   function pokerView(view) {
@@ -320,7 +330,9 @@
     if (sd) {
       html += `<div class="panel"><h3>SHOWDOWN (11.4(c))</h3><p>Called: seat ${sd.called}. ` +
         `Expose in order: ${seatList(sd.must_expose)}. May muck: ${seatList(sd.may_muck)}.</p>` +
-        `<p>${sd.winners.length > 1 ? "Winners: seats" : "Winner: seat"} ${seatList(sd.winners)} with ${esc(sd.winning_hand)}</p></div>`;
+        `<p>${sd.winners.length > 1 ? "Winners: seats" : "Winner: seat"} ${seatList(sd.winners)} with ${esc(sd.winning_hand)}</p>` +
+        (view.requests || []).map((r, i) => `<p data-request="${i}">Seat ${r.by_seat} ${asked(r)}</p>`).join("") +
+        `</div>`;
     }
     const st = view.settlement;
     if (st) {
@@ -377,6 +389,13 @@
         buttons.push({ name: `draw${n}`, label: n ? `DRAWS ${n}` : "STANDS PAT", lit: true, body: { action: "discard", args: { seat: d.drawer, count: n } } });
       }
     }
+    const shown = view.showdown_seats || [];  // 11.4(c): a player asks to see hands
+    if (shown.length && !view.hold) {
+      buttons.push({ name: "see_all", label: "SEE ALL HANDS (11.4(c))", lit: false, request: { seat: null } });
+      for (const seat of (view.showdown && view.showdown.may_muck) || []) {
+        buttons.push({ name: `see${seat}`, label: `SEE SEAT ${seat}`, lit: false, request: { seat } });
+      }
+    }
     return buttons;
   }
 
@@ -402,6 +421,23 @@
         host.append(input);
         b.body = null;
         b.onPress = () => send({ action: "raise_", args: { seat: a.seat, amount: Number(input.value) } });
+      }
+      if (b.request) {
+        let input = $("asked-by");
+        if (!input) {
+          input = document.createElement("input");
+          input.type = "number";
+          input.min = 1;
+          input.id = "asked-by";
+          input.placeholder = "asked by seat";
+          input.setAttribute("aria-label", "asked by seat");
+          host.append(input);
+        }
+        const seat = b.request.seat;
+        b.onPress = () => send({
+          action: "request_to_see",
+          args: seat ? { by_seat: Number(input.value), seat } : { by_seat: Number(input.value) },
+        });
       }
       const el = document.createElement("button");
       el.type = "button";

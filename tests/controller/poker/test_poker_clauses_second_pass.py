@@ -3,6 +3,7 @@ named after the clause (New Zealand Gazette 1999 No. 11, Division 13 section 11)
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -209,6 +210,34 @@ def three_way_showdown() -> PokerTable:
     assert table.state == "complete" and table.showdown_order is not None
     assert table.showdown_order.may_muck == (1,)
     return table
+
+
+def test_11_4c_any_player_may_request_to_see_any_or_all_hands_in_the_showdown() -> None:
+    table = three_way_showdown()
+    assert table.can_request_to_see(2, 1)
+    out = table.handle(
+        ConsoleAction(source="console", action="request_to_see", args={"by_seat": 2, "seat": 1})
+    )
+    assert out == [HandsRequested(2, (1,), "11.4(c)")]
+    all_hands = table.request_to_see(by_seat=4)  # no seat named: all of them
+    assert all_hands == [HandsRequested(4, (3, 4, 1), "11.4(c)")]
+    view = json.loads(json.dumps(status(table).as_dict()))
+    assert [r["seats"] for r in view["requests"]] == [[1], [3, 4, 1]]
+    assert view["showdown_seats"] == [3, 4, 1]
+    assert out[0].as_dict()["record"] == "HandsRequested"  # journaled as a record
+
+
+def test_11_4c_only_hands_involved_in_the_final_showdown_may_be_requested() -> None:
+    table = three_way_showdown()
+    for by, seat in ((1, 2), (9, 1), (1, 5)):
+        assert not table.can_request_to_see(by, seat)
+        with pytest.raises(IllegalAction) as refused:
+            table.request_to_see(by, seat)
+        assert refused.value.rule == "11.4(c)"
+    table.start_hand()
+    with pytest.raises(IllegalAction) as before:
+        table.request_to_see(1, None)  # a new hand: no showdown yet
+    assert before.value.rule == "11.4(c)"
 
 
 # --- 11.5(a): the blinds and the table notice ----------------------------------------------
