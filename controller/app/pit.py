@@ -25,9 +25,13 @@ The controller thread only calls `PitPublisher.publish`, which keeps a reference
 state and sets an event: it never waits on the network, the disk or a lock held across I/O.
 
 Privacy (rule 11.3(a): poker cards are dealt face down and are exposed only at the
-showdown, 11.4(c)): rows of a poker table that carry a player's cards are published on the
-public topic with those fields set to null and named under ``redacted``. Blackjack here is
-the New Zealand no-hole-card game, dealt all face up, so none of its rows are withheld.
+showdown, 11.4(c)): on a poker table no card code leaves on a public topic, whichever row
+or field happens to carry it (a card drawn, a discard keyed on the console, a violation's
+message, a refusal that quotes the console's arguments, the state's reshuffle). `withhold`
+walks every public payload (event, alarm, the retained state) and sets each value that
+names a card to null, naming its path under ``redacted``; the full row goes to the
+restricted topic, or to the hand's reveal. Blackjack here is the New Zealand no-hole-card
+game, dealt all face up, so nothing of it is withheld.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ import datetime
 import json
 import logging
 import queue
+import re
 import sqlite3
 import threading
 import time
@@ -59,17 +64,9 @@ STATE_SECONDS = 0.1  # the retained state at most this often (always the latest)
 CURSOR_SECONDS = 0.25  # the durable cursor written at most this often (lagging only resends)
 FLUSH_SECONDS = 3.0  # on close, how long to wait for the broker to take the backlog
 
-# kind -> the payload fields that hold a player's cards (rule 11.3(a), 11.4(c))
-PRIVATE_FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
-    "blackjack": {},  # all face up, no hole card (surrounding rules; Division 2)
-    "poker": {
-        "CardDrawn": ("card",),
-        "DrawTaken": ("discards",),
-        "ReshuffleAllowed": ("cards",),
-        "ShoeReport": ("extra", "unseen"),  # they name cards
-        "Violation": ("card",),
-    },
-}
+# games whose cards are private (rule 11.3(a), 11.4(c)); blackjack is all face up, no hole
+# card (Division 2), so nothing of it is withheld
+PRIVATE_GAMES = frozenset({"poker"})
 HAND_END = {"blackjack": "RoundSettled", "poker": "HandSettled"}
 ALARM_KINDS = {
     "Violation": "hold",
@@ -79,6 +76,53 @@ ALARM_KINDS = {
     "DeviceFault": "device",
     "ControllerFault": "fault",
 }
+
+
+# A card code as the shoe, the console and the rules write it (controller/cards.py): a rank
+# 2-9, T or 10, J, Q, K, A, then a suit s h d c. A value that is nothing but card codes is
+# one in any case ("Qc", "QC", "qc 2s"); in other text, a code as the rules write it
+# ("drew Qc"; not the words "as" and "ad"). _MAYBE, on the row's raw JSON, finds every row
+# either could match in (and more): the rows it passes are not walked at all.
+_CODE = r"(?:10|[2-9TJQKAtjqka])[shdcSHDC]"
+_ONLY_CARDS = re.compile(rf"\s*{_CODE}(?:[\s,;]+{_CODE})*\s*")
+_CARD_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9TJQKA])[shdc](?![0-9A-Za-z])")
+_MAYBE = re.compile(r"(?:10|[2-9TJQKA])[SHDC](?![0-9A-Z])", re.IGNORECASE)
+
+
+def names_a_card(text: str) -> bool:
+    """Whether a string names a card: it is card codes only, or text quoting one."""
+    return _ONLY_CARDS.fullmatch(text) is not None or _CARD_IN_TEXT.search(text) is not None
+
+
+def withhold(value: Any, withheld: dict[str, Any], path: str = "") -> Any:
+    """``value`` (parsed JSON) with every card in it set to null. Each value set to null is
+    added to ``withheld`` under its path (``"card"``, ``"args.cards"``, ``"view.hold"``:
+    keys and list indexes joined by dots). A list of nothing but cards is withheld whole;
+    so is an object with a card for a key. Rule 11.3(a)."""
+    if isinstance(value, str):
+        if names_a_card(value):
+            withheld[path] = value
+            return None
+        return value
+    if isinstance(value, list):
+        if value and all(isinstance(v, str) and _ONLY_CARDS.fullmatch(v) for v in value):
+            withheld[path] = value
+            return None
+        return [withhold(v, withheld, f"{path}.{i}") for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        if any(_ONLY_CARDS.fullmatch(key) for key in value):
+            withheld[path] = value
+            return None
+        return {k: withhold(v, withheld, f"{path}.{k}" if path else k) for k, v in value.items()}
+    return value
+
+
+def withhold_text(text: str, value: Any, withheld: dict[str, Any]) -> Any:
+    """`withhold` for a value parsed from the JSON ``text``, skipping the walk when the
+    text holds nothing that could be a card (most rows: bets, folds, buttons)."""
+    if _MAYBE.search(text) is None:
+        return value
+    return withhold(value, withheld)
 
 
 class PitError(TableError, OSError):
@@ -164,7 +208,7 @@ class PitPublisher:
         self.journal_path = config.journal_path
         self.window = window
         self.base = topic_base(self.pit.prefix, config.site, config.table_id)
-        self.private = PRIVATE_FIELDS.get(config.game, {})
+        self.private = config.game in PRIVATE_GAMES
         self.hand_end = HAND_END.get(config.game)
         self.client, self.host, self.port = make_client(
             self.pit, f"tablectl-{config.site}-{config.table_id}"
@@ -416,60 +460,73 @@ class PitPublisher:
             time.sleep(0)  # let the controller thread have the interpreter if it waits
 
     def _send_row(self, row: tuple[Any, ...]) -> None:
+        seq = row[0]
+        self._left[seq] = 0  # the messages below are counted as they are handed over
+        for topic, body in self.row_messages(row):
+            self._send(f"{self.base}/{topic}", _dumps(body), False, seq)
+        self._sent = seq
+
+    def row_messages(self, row: tuple[Any, ...]) -> list[tuple[str, dict[str, Any]]]:
+        """What one journal row ``(seq, wall, round, source, kind, payload JSON, actor,
+        hash)`` becomes, in the order it is sent: ``(topic under the table's base, body)``.
+        On a poker table the public ``event`` and ``alarm`` carry no card (`withhold`):
+        the row in full goes first to ``restricted/event``, or waits for the hand's
+        ``reveal``."""
         seq, wall, round_, source, kind, payload_text, actor, digest = row
         payload = json.loads(payload_text)
-        self._left[seq] = 0  # the messages below are counted as they are handed over
         event = {
             **self._header(),
             **{"seq": seq, "wall": wall, "round": round_, "source": source, "kind": kind},
             **{"payload": payload, "actor": actor, "hash": digest, "redacted": []},
         }
-        private = [f for f in self.private.get(kind, ()) if payload.get(f) is not None]
-        if private:
-            if self.pit.private_cards == "restricted":
-                self._send(f"{self.base}/restricted/event", _dumps(event), False, seq)
-            event = {
-                **event,
-                "payload": {k: None if k in private else v for k, v in payload.items()},
-                "redacted": private,
-            }
-        if kind == self.hand_end and self.pit.private_cards == "delayed" and self.private:
-            self._send(f"{self.base}/reveal", _dumps(self._reveal(seq, round_)), False, seq)
+        messages: list[tuple[str, dict[str, Any]]] = []
+        if self.private:
+            withheld: dict[str, Any] = {}
+            public = withhold_text(payload_text, payload, withheld)
+            if withheld:
+                if self.pit.private_cards == "restricted":
+                    messages.append(("restricted/event", event))
+                event = {**event, "payload": public, "redacted": list(withheld)}
+            if kind == self.hand_end and self.pit.private_cards == "delayed":
+                messages.append(("reveal", self._reveal(seq, round_)))
         if kind in ALARM_KINDS:
-            alarm = {**event, "severity": ALARM_KINDS[kind]}
-            self._send(f"{self.base}/alarm", _dumps(alarm), False, seq)
-        self._send(f"{self.base}/event", _dumps(event), False, seq)
-        self._sent = seq
+            messages.append(("alarm", {**event, "severity": ALARM_KINDS[kind]}))
+        messages.append(("event", event))
+        return messages
 
     def _reveal(self, end_seq: int, round_: int | None) -> dict[str, Any]:
-        """The withheld fields of every row since the previous hand's end (rule 11.4(c):
+        """What was withheld from every row since the previous hand's end (rule 11.4(c):
         the hand is over; what was face down may be shown)."""
-        if self._db is None:
-            return {}
-        kinds = list(self.private)
-        marks = ",".join("?" * len(kinds))
-        start = self._db.execute(
-            "SELECT COALESCE(MAX(seq), 0) FROM journal WHERE kind = ? AND seq < ?",
-            (self.hand_end, end_seq),
-        ).fetchone()[0]
-        rows = self._db.execute(
-            f"SELECT seq, kind, payload FROM journal WHERE seq > ? AND seq < ? "
-            f"AND kind IN ({marks}) ORDER BY seq",
-            (start, end_seq, *kinds),
-        ).fetchall()
-        cards = []
-        for seq, kind, text in rows:
-            payload = json.loads(text)
-            fields = {f: payload[f] for f in self.private[kind] if payload.get(f) is not None}
-            if fields:
-                cards.append({"seq": seq, "kind": kind, "fields": fields})
+        cards: list[dict[str, Any]] = []
+        if self._db is not None:
+            start = self._db.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM journal WHERE kind = ? AND seq < ?",
+                (self.hand_end, end_seq),
+            ).fetchone()[0]
+            rows = self._db.execute(
+                "SELECT seq, kind, payload FROM journal WHERE seq > ? AND seq < ? ORDER BY seq",
+                (start, end_seq),
+            ).fetchall()
+            for seq, kind, text in rows:
+                withheld: dict[str, Any] = {}
+                withhold_text(text, json.loads(text), withheld)
+                if withheld:
+                    cards.append({"seq": seq, "kind": kind, "fields": withheld})
         return {**self._header(), "seq": end_seq, "round": round_, "rows": cards}
 
     def _header(self) -> dict[str, Any]:
         return {"v": SCHEMA_VERSION, "table": self.table_id, "site": self.site}
 
+    def state_message(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The retained ``state`` body. On a poker table every card in it is withheld, as
+        on the event topic (a reshuffle's cards, a violation's card and message...)."""
+        withheld: dict[str, Any] = {}
+        if self.private:
+            state = withhold(state, withheld)
+        return {**self._header(), "at": _now(), "state": state, "redacted": list(withheld)}
+
     def _state_payload(self, state: dict[str, Any]) -> bytes:
-        return _dumps({**self._header(), "at": _now(), "state": state})
+        return _dumps(self.state_message(state))
 
     def _status(self, status: str, reason: str) -> bytes:
         body = {"game": self.game, "status": status, "reason": reason, "at": _now()}
