@@ -56,6 +56,8 @@ class ControllerProcess:
     def __init__(self, config: Path, client: ConsoleClient) -> None:
         self.config = config
         self.client = client
+        if client.secret_file is None:  # `run` creates it beside the journal on first start
+            client.secret_file = config.parent / "console.secret"
         self.process: subprocess.Popen[bytes] | None = None
 
     @property

@@ -65,7 +65,7 @@ log = logging.getLogger("soak")
 
 FOREIGN = Card.parse("As")
 STALL_SECONDS = 120.0  # a round that lasts longer is stuck (rounds take seconds)
-PIN = "2468"  # examples/blackjack-table.toml [supervisor]: the demo PIN
+PIN = "2468"  # examples/blackjack-table.toml [[staff]]: supervisor s01's demo PIN
 NO_CARD_STATES = ("round_over", "betting", "insurance", "insurance_settlement", "settlement")
 
 
@@ -143,7 +143,7 @@ class DoctoredHands(RemoteHands):
     def supervisor(self, decision: str, reason: str) -> None:
         """The pit supervisor, with the example config's demo PIN (RemoteHands sends none,
         and the table refuses a supervisor action without its PIN)."""
-        body = {"who": "soak supervisor", "decision": decision, "reason": reason, "pin": PIN}
+        body = {"staff": self.supervisor_id, "decision": decision, "reason": reason, "pin": PIN}
         self.client.post("/api/supervisor", body)
 
     def shuffle(self) -> None:
