@@ -1,9 +1,13 @@
-"""`tablectl pin-hash`: print the hash of a supervisor PIN for the table config.
+"""`tablectl pin-hash`: print the hash of a staff member's PIN for the table config.
 
 The PIN is typed at a prompt (twice, not echoed), never given on the command line where
-the shell history and ``ps`` would keep it. The output line goes in the config::
+the shell history and ``ps`` would keep it. The output line goes in that person's
+``[[staff]]`` entry (docs/security.md)::
 
-    [supervisor]
+    [[staff]]
+    id = "d07"
+    name = "Aroha Ngata"
+    role = "dealer"          # or "supervisor"
     pin_hash = "scrypt$14$8$1$...$..."
 """
 
@@ -36,7 +40,7 @@ def run(
     if getattr(args, "stdin", False):
         pin = sys.stdin.readline().rstrip("\r\n")
     else:
-        pin = prompt("Supervisor PIN: ")
+        pin = prompt("PIN: ")
         if prompt("Again: ") != pin:
             print("tablectl pin-hash: the two PINs differ", file=sys.stderr)
             return 1
