@@ -41,9 +41,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from controller.app.config import PitConfig, TableConfig
 from controller.app.demo import SimHands, act, demo_config
+from controller.app.journal_files import open_journal
 from controller.app.pit import PitPublisher
 from controller.app.table import RunningTable
-from controller.journal import Journal
 from controller.ports import CardDrawn
 from sim_hardware.dealer import BlackjackDealer
 
@@ -85,7 +85,7 @@ def with_pit(config: TableConfig, broker: str | None) -> TableConfig:
 
 def capacity(broker: str, rows: int, folder: Path) -> dict[str, Any]:
     config = with_pit(demo_config("blackjack", folder / "capacity.sqlite", port=0), broker)
-    with Journal(config.journal_path) as journal:
+    with open_journal(config.journal_path, create=True) as journal:
         journal._db.execute("PRAGMA synchronous=OFF")  # the setup only, not what is measured
         for n in range(rows):
             journal.append(

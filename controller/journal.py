@@ -1,17 +1,44 @@
-"""The journal: every event, written durably before it is acknowledged, hash-chained.
+"""The journal: every event, written durably before it is acknowledged, in a keyed chain.
 
 One SQLite file in WAL mode with ``synchronous=FULL``: when `Journal.append` returns, the
 row is on disk, so the controller may acknowledge the event to its device. Rows are never
-updated or deleted (triggers refuse it). Each row carries the SHA-256 of its own content
-and of the row before it, so `verify` finds a changed, deleted, inserted or swapped row and
-names it. Surveillance and the regulator read it with ``tablectl journal``.
+updated or deleted (triggers refuse it). Surveillance and the regulator read it with
+``tablectl journal``.
 
 A row is: ``seq`` (1, 2, 3... with no gaps), wall-clock time (UTC, ISO 8601), monotonic
 time, the round it belongs to, the source device (or ``console`` / ``supervisor`` /
 ``controller``), the kind (an event class name such as ``CardDrawn``, or a record such as
 ``Violation``), the payload (canonical JSON), and the actor for console and supervisor
-actions. ``hash = sha256(prev_hash || canonical JSON of the other fields)``, hex; the first
-row's ``prev_hash`` is 64 zeros.
+actions.
+
+**The keyed chain** (issue 12). Each row carries
+``hash = HMAC-SHA256(key, prev_hash || canonical JSON of the other fields)``, hex; the
+first row's ``prev_hash`` is 64 zeros. ``key`` is the table's own 32 random bytes, kept in
+a file only the service can read (`controller.app.journal_files`; this module only takes
+the bytes). The triggers stop an accident; the key stops a person: whoever changes,
+deletes, inserts or swaps a row, or writes a whole new chain, needs the key to make the
+hashes check out again, and a row recomputed with plain SHA-256 or another key is named as
+changed. A journal written before the chain was keyed (``PRAGMA user_version`` 0, plain
+SHA-256) is refused: it cannot be checked.
+
+**Checked at every open** (`Journal.check`), before anything is replayed or appended. A
+full check of a long journal takes seconds (bench/journal_check.py), so the journal keeps a
+**checkpoint** beside it, ``<journal>.checkpoint``: the last seq that was checked or
+written by the controller, that row's hash, and an HMAC of both under the key. Opening
+checks only the checkpoint's own row and the rows after it, and refuses a journal that
+ends before the checkpoint (rows cut off the end) or whose row there has another hash
+(the end rewritten). A missing or unreadable checkpoint means a full check; a checkpoint
+whose MAC does not check out (forged, or from another key) is refused. The checkpoint is a
+small file of its own rather than a table in the journal so that writing it never touches
+the journal file (no second fsync per event: it is written without one, by rename, after a
+successful check at open and when a round ends, never ahead of the rows it names, which
+are already on disk), and so that a journal found broken while the table runs can be
+marked so (`Journal.mark_broken`) without writing to the journal file.
+
+What the checkpoint cannot see: a row older than the checkpoint changed while the table
+was off (the controller runs a full check in the background after every start for that),
+and a journal and its checkpoint both replaced by older copies (the pit's watch on each
+table's published head, and ``tablectl journal verify --head``, catch that).
 """
 
 from __future__ import annotations
@@ -20,7 +47,9 @@ import dataclasses
 import datetime
 import enum
 import hashlib
+import hmac
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -65,6 +94,7 @@ class JournalCorrupt(JournalError):
     def __init__(self, seq: int, message: str) -> None:
         super().__init__(f"journal row {seq}: {message}")
         self.seq = seq
+        self.reason = message
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,8 +184,64 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def row_hash(prev_hash: str, fields: list[Any]) -> str:
+def row_hash(key: bytes, prev_hash: str, fields: list[Any]) -> str:
+    """The keyed hash of one row: HMAC-SHA256 under the table's journal key."""
+    message = (prev_hash + canonical(fields)).encode()
+    return hmac.digest(key, message, "sha256").hex()
+
+
+def plain_row_hash(prev_hash: str, fields: list[Any]) -> str:
+    """The unkeyed hash of journals written before issue 12 (refused; named in errors)."""
     return hashlib.sha256((prev_hash + canonical(fields)).encode()).hexdigest()
+
+
+FORMAT = 2
+"""``PRAGMA user_version`` of a journal whose chain is keyed (0: plain SHA-256)."""
+MIN_KEY_BYTES = 16
+_CHECKPOINT_LABEL = b"tablectl journal checkpoint\0"
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    """A journal's last row as someone outside saw it: its seq and its hash."""
+
+    seq: int
+    hash: str
+
+    @classmethod
+    def parse(cls, text: str) -> Head:
+        """``SEQ:HASH`` (as `tablectl journal verify` prints and the pit shows)."""
+        seq_text, _, digest = text.partition(":")
+        try:
+            seq = int(seq_text)
+        except ValueError:
+            seq = -1
+        digest = digest.strip().lower()
+        if seq < 0 or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+            raise ValueError(f"expected SEQ:HASH (a row number and 64 hex digits), not {text!r}")
+        return cls(seq, digest)
+
+    def __str__(self) -> str:
+        return f"{self.seq}:{self.hash}"
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """The last row known good (``seq``, its ``hash``), or a row found broken
+    (``broken_seq``, ``broken``) by the full check after a start."""
+
+    seq: int
+    hash: str
+    broken_seq: int | None = None
+    broken: str | None = None
+
+    def message(self) -> bytes:
+        body = [self.seq, self.hash, self.broken_seq, self.broken]
+        return _CHECKPOINT_LABEL + canonical(body).encode()
+
+
+def checkpoint_path(path: Path) -> Path:
+    return path.with_name(path.name + ".checkpoint")
 
 
 def _utc_now() -> str:
@@ -163,39 +249,85 @@ def _utc_now() -> str:
 
 
 class Journal:
+    """One journal file under its key. Opening checks it (`check`): a journal that does
+    not check out raises `JournalCorrupt` naming the row, before anything can be read or
+    written, and nothing is written to it (``check=False`` is for `verify`, which checks
+    everything itself)."""
+
     def __init__(
         self,
         path: str | Path,
         *,
+        key: bytes,
         wall: Callable[[], str] = _utc_now,
         mono: Callable[[], float] = time.monotonic,
         readonly: bool = False,
+        check: bool = True,
+        head: Head | None = None,
     ) -> None:
         self.path = Path(path)
+        if not isinstance(key, bytes) or len(key) < MIN_KEY_BYTES:
+            raise JournalError(f"the journal key for {self.path} must be {MIN_KEY_BYTES}+ bytes")
+        self._key = key
         self._wall = wall
         self._mono = mono
+        self.readonly = readonly
+        self.checked_from: int | None = None  # the seq the last check started after
+        self._checkpoint_seq = 0  # the seq of the checkpoint on disk (0: none)
+        self._broken = False
         try:
             if readonly:
                 if not self.path.exists():
                     raise JournalError(f"no journal at {self.path}")
-                uri = f"file:{self.path}?mode=ro"
+                uri = f"{self.path.resolve().as_uri()}?mode=ro"
                 self._db = sqlite3.connect(
                     uri, uri=True, isolation_level=None, check_same_thread=False
                 )
             else:
+                new = not self.path.exists()
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 # One thread at a time: the start-up replay, then the controller thread.
                 self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
-                self._db.executescript(_SCHEMA)
+                if new:
+                    self._db.executescript(_SCHEMA)
+                    self._db.execute(f"PRAGMA user_version={FORMAT}")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
             row = self._db.execute(
                 "SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1"
             ).fetchone()
         except (sqlite3.Error, ValueError) as exc:  # ValueError: text that is not UTF-8
+            self._close_quietly()
             raise JournalError(f"cannot open the journal {self.path}: {exc}") from exc
         self.last_seq: int = row[0] if row else 0
         self.last_hash: str = row[1] if row else GENESIS
+        if version != FORMAT and row is not None:
+            self._close_quietly()
+            raise JournalCorrupt(
+                1,
+                "the journal's chain is not keyed (written before issue 12, with plain "
+                "SHA-256): it cannot be checked; open a new journal",
+            )
+        try:
+            if version != FORMAT and row is None and not readonly:
+                self._db.execute(f"PRAGMA user_version={FORMAT}")  # empty: as good as new
+            if check:
+                self.check(head=head)
+            if not readonly:
+                # only now, on a journal that checked out: the guards, if they were dropped
+                self._db.executescript(_SCHEMA)
+        except sqlite3.Error as exc:
+            self._close_quietly()
+            raise JournalError(f"cannot open the journal {self.path}: {exc}") from exc
+        except JournalError:
+            self._close_quietly()
+            raise
+
+    def _close_quietly(self) -> None:
+        db = getattr(self, "_db", None)
+        if db is not None:
+            db.close()
 
     def close(self) -> None:
         self._db.close()
@@ -205,6 +337,12 @@ class Journal:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @property
+    def head(self) -> Head:
+        return Head(self.last_seq, self.last_hash)
+
+    # --- writing -----------------------------------------------------------------------
 
     def append(
         self,
@@ -222,13 +360,16 @@ class Journal:
     def append_many(self, rows: list[Row]) -> list[Entry]:
         """Write rows ``(kind, payload, source, round, actor)`` in one transaction: one
         wait for the disk, all or none of them."""
+        if self.readonly:
+            raise JournalError(f"the journal {self.path} is open read-only")
         entries: list[Entry] = []
         seq, prev = self.last_seq, self.last_hash
+        key = self._key
         for kind, payload, source, round_, actor in rows:
             seq += 1
             wall = self._wall()
             mono = self._mono()
-            digest = row_hash(prev, [seq, wall, mono, round_, source, kind, payload, actor])
+            digest = row_hash(key, prev, [seq, wall, mono, round_, source, kind, payload, actor])
             entries.append(
                 Entry(seq, wall, mono, round_, source, kind, payload, actor, prev, digest)
             )
@@ -256,8 +397,10 @@ class Journal:
         """Append an event or record (a dataclass), under its class name."""
         return self.append_many([as_row(item, source=source, round=round, actor=actor)])[0]
 
+    # --- reading -----------------------------------------------------------------------
+
     def entries(self, *, since: int = 0, round: int | None = None) -> Iterator[Entry]:
-        query = "SELECT * FROM journal WHERE seq > ?"
+        query = f"SELECT {_COLUMNS} FROM journal WHERE seq > ?"
         args: list[Any] = [since]
         if round is not None:
             query += " AND round = ?"
@@ -278,37 +421,189 @@ class Journal:
         )
         return [r[0] for r in rows]
 
-    def verify(self) -> int:
-        """Check the whole chain; returns the number of rows. Raises `JournalCorrupt`
-        naming the first row that is changed, missing, inserted or out of place, or
-        `JournalError` when SQLite cannot read the file at all."""
-        prev = GENESIS
-        expected_seq = None
-        count = 0
+    def row_hash_at(self, seq: int) -> str | None:
+        """The stored hash of row ``seq`` (unchecked), or None if there is no such row."""
         try:
-            for row in self._db.execute(f"SELECT {_COLUMNS} FROM journal ORDER BY rowid"):
+            row = self._db.execute("SELECT hash FROM journal WHERE seq = ?", (seq,)).fetchone()
+        except sqlite3.Error as exc:
+            raise JournalError(f"the journal {self.path} is damaged: {exc}") from exc
+        return None if row is None else str(row[0])
+
+    # --- checking ----------------------------------------------------------------------
+
+    def check(self, *, head: Head | None = None) -> int:
+        """The check at open: the rows after the checkpoint (all of them without one),
+        the checkpoint's own row, and that nothing was cut off before the checkpoint or
+        the ``head`` given. Returns how many rows were checked. On a writable journal the
+        checkpoint then moves to the last row (so the next open checks only newer rows)."""
+        checkpoint = self.read_checkpoint()
+        if checkpoint is None or (checkpoint.seq == 0 and checkpoint.broken_seq is None):
+            count = self._verify_rows(0, GENESIS)
+            self.checked_from = 0
+        else:
+            if checkpoint.broken_seq is not None:
+                raise JournalCorrupt(
+                    checkpoint.broken_seq,
+                    f"{checkpoint.broken} (found by the full check after an earlier start)",
+                )
+            self._check_reaches(checkpoint.seq, checkpoint.hash, "the checkpoint")
+            count = self._verify_rows(checkpoint.seq - 1, None)
+            self.checked_from = checkpoint.seq - 1
+        if head is not None:
+            self._check_reaches(head.seq, head.hash, "the head given")
+        if not self.readonly:
+            self.checkpoint()
+        return count
+
+    def verify(
+        self,
+        *,
+        head: Head | None = None,
+        upto: int | None = None,
+        pace: Callable[[], None] | None = None,
+        pace_rows: int = 1000,
+    ) -> int:
+        """Check the whole chain (or its rows up to ``upto``); returns the number of rows.
+        Raises `JournalCorrupt` naming the first row that is changed, missing, inserted,
+        out of place or forged, or the row the journal should reach (its checkpoint, the
+        ``head`` given) when rows were cut off; `JournalError` when SQLite cannot read the
+        file at all. ``pace`` is called every ``pace_rows`` rows (a check in the
+        background yields the interpreter there, or raises to stop)."""
+        checkpoint = self.read_checkpoint()
+        count = self._verify_rows(0, GENESIS, upto=upto, pace=pace, pace_rows=pace_rows)
+        if upto is None:
+            if checkpoint is not None and checkpoint.broken_seq is not None:
+                raise JournalCorrupt(checkpoint.broken_seq, checkpoint.broken or "broken")
+            if checkpoint is not None:
+                self._check_reaches(checkpoint.seq, checkpoint.hash, "the checkpoint")
+            if head is not None:
+                self._check_reaches(head.seq, head.hash, "the head given")
+        return count
+
+    def _check_reaches(self, seq: int, digest: str, what: str) -> None:
+        """The journal still holds row ``seq`` with hash ``digest``."""
+        if seq == 0:
+            return
+        if self.last_seq < seq:
+            raise JournalCorrupt(
+                self.last_seq + 1,
+                f"missing: the journal ends at row {self.last_seq} but {what} is at row {seq} "
+                "(rows cut off the end)",
+            )
+        if self.row_hash_at(seq) != digest:
+            raise JournalCorrupt(
+                seq, f"its hash is not the one {what} holds (the journal was rewritten)"
+            )
+
+    def _verify_rows(
+        self,
+        after: int,
+        prev: str | None,
+        *,
+        upto: int | None = None,
+        pace: Callable[[], None] | None = None,
+        pace_rows: int = 1000,
+    ) -> int:
+        """Check the rows after ``after`` (up to ``upto``) in order: consecutive seqs, each
+        following the one before (``prev``: the hash row ``after`` must have, or None to
+        take the first row's own ``prev_hash`` on trust, as the checkpoint then names the
+        first row's hash), each hash the key's."""
+        expected = after + 1
+        count = 0
+        key = self._key
+        query = f"SELECT {_COLUMNS} FROM journal WHERE seq > ?"
+        args: list[Any] = [after]
+        if upto is not None:
+            query += " AND seq <= ?"
+            args.append(upto)
+        try:
+            for row in self._db.execute(query + " ORDER BY seq", args):
                 seq = row[0]
+                if seq != expected:
+                    raise JournalCorrupt(seq, f"follows row {expected - 1}: rows missing or moved")
+                if prev is None:
+                    prev = row[8]
+                prev = _check_row(key, row, prev)
+                expected += 1
                 count += 1
-                if expected_seq is not None and seq != expected_seq:
-                    raise JournalCorrupt(
-                        seq, f"follows row {expected_seq - 1}: rows missing or moved"
-                    )
-                expected_seq = seq + 1
-                prev = _check_row(row, prev)
+                if pace is not None and count % pace_rows == 0:
+                    pace()
         except sqlite3.Error as exc:
             raise JournalError(f"the journal {self.path} is damaged: {exc}") from exc
         except TypeError as exc:  # a column of the wrong type (a rowid that is not a number)
-            raise JournalCorrupt(
-                expected_seq or 0, f"a column holds the wrong type: {exc}"
-            ) from exc
+            raise JournalCorrupt(expected, f"a column holds the wrong type: {exc}") from exc
+        last = self.last_seq if upto is None else min(upto, self.last_seq)
+        if expected - 1 != last:
+            raise JournalCorrupt(expected, "missing (the rows do not reach the journal's end)")
         return count
+
+    # --- the checkpoint ----------------------------------------------------------------
+
+    def read_checkpoint(self) -> Checkpoint | None:
+        """The checkpoint beside the journal if its MAC checks out; None if there is none
+        (or it cannot be parsed: a torn write is a missing checkpoint, a full check); a
+        `JournalCorrupt` naming the row it claims when the MAC does not check out."""
+        path = checkpoint_path(self.path)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise JournalError(f"cannot read the checkpoint {path}: {exc}") from exc
+        try:
+            body = json.loads(data)
+            checkpoint = Checkpoint(
+                int(body["seq"]),
+                str(body["hash"]),
+                None if body.get("broken_seq") is None else int(body["broken_seq"]),
+                None if body.get("broken") is None else str(body["broken"]),
+            )
+            mac = str(body["mac"])
+        except (ValueError, KeyError, TypeError, ArithmeticError):  # torn, or not ours
+            return None
+        expected = hmac.digest(self._key, checkpoint.message(), "sha256").hex()
+        if not hmac.compare_digest(mac.encode(), expected.encode()):
+            raise JournalCorrupt(
+                checkpoint.seq,
+                f"the checkpoint {path.name} that vouches for it does not carry the journal "
+                "key's MAC (forged, or made with another key)",
+            )
+        self._checkpoint_seq = checkpoint.seq
+        return checkpoint
+
+    def checkpoint(self) -> None:
+        """Vouch for every row up to the last one (checked at open or written here since):
+        the next open checks only the rows after it. Written by rename, without an fsync:
+        after a power cut it is this one or the one before, never ahead of the rows."""
+        if self.readonly or self._broken or self.last_seq == self._checkpoint_seq:
+            return
+        self._write_checkpoint(Checkpoint(self.last_seq, self.last_hash))
+
+    def mark_broken(self, seq: int, message: str) -> None:
+        """A check after the open found row ``seq`` broken: remember it in the checkpoint,
+        so the next open refuses at once, naming it (the journal file itself is not
+        written). No checkpoint is written after this."""
+        self._broken = True
+        self._write_checkpoint(Checkpoint(self.last_seq, self.last_hash, seq, message))
+
+    def _write_checkpoint(self, checkpoint: Checkpoint) -> None:
+        path = checkpoint_path(self.path)
+        mac = hmac.digest(self._key, checkpoint.message(), "sha256").hex()
+        body = {**dataclasses.asdict(checkpoint), "mac": mac}
+        tmp = path.with_name(path.name + ".tmp")
+        try:
+            tmp.write_text(json.dumps(body, sort_keys=True) + "\n", encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise JournalError(f"cannot write the checkpoint {path}: {exc}") from exc
+        self._checkpoint_seq = checkpoint.seq
 
 
 # By name: a damaged schema page can make ``SELECT *`` return other columns (fuzzing).
 _COLUMNS = "seq, wall, mono, round, source, kind, payload, actor, prev_hash, hash"
 
 
-def _check_row(row: tuple[Any, ...], prev: str) -> str:
+def _check_row(key: bytes, row: tuple[Any, ...], prev: str) -> str:
     """Check one row against the hash before it; return its own hash."""
     seq, wall, mono, round_, source, kind, payload_text, actor, prev_hash, digest = row
     if prev_hash != prev:
@@ -318,9 +613,11 @@ def _check_row(row: tuple[Any, ...], prev: str) -> str:
     try:
         payload = json.loads(payload_text)
         fields = [seq, wall, mono, round_, source, kind, payload, actor]
-        intact = row_hash(prev_hash, fields) == digest
+        intact = hmac.compare_digest(row_hash(key, prev_hash, fields), digest)
     except (TypeError, ValueError):  # not JSON, not text, a value JSON cannot hold
         raise JournalCorrupt(seq, "a column holds what was never written there") from None
     if not intact:
-        raise JournalCorrupt(seq, "content changed since it was written")
+        raise JournalCorrupt(
+            seq, "content changed since it was written (or the row was made without the key)"
+        )
     return str(digest)

@@ -49,8 +49,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
+from controller.app.journal_files import open_journal  # noqa: E402
 from controller.cards import Card, shoe_cards  # noqa: E402
-from controller.journal import Journal  # noqa: E402
 from controller.ports import ConsoleButton  # noqa: E402
 from firmware_bridge.messages import MessageType  # noqa: E402
 from sim_hardware.dealer import BlackjackDealer  # noqa: E402
@@ -342,7 +342,7 @@ class Soak:
         for name, count in self.back.counts.items():
             faults[f"line_to_shoe_{name}"] += count
         result.faults = dict(sorted(faults.items()))
-        with Journal(self.folder / "journal.sqlite", readonly=True) as journal:
+        with open_journal(self.folder / "journal.sqlite", readonly=True) as journal:
             result.chain_rows_verified = journal.verify()
             rows = list(journal.entries())
         result.rows_journaled = len(rows)

@@ -16,7 +16,8 @@ Sections (examples/blackjack-table.toml and examples/poker-table.toml are comple
   only, unless ``tls_cert_file`` and ``tls_key_file`` are set), ``console_secret_file``
   (default ``console.secret`` beside the journal), and ``view_host``/``view_port``: an
   optional second address serving only the read-only views (docs/security.md).
-- ``[journal]``: ``path`` of the journal file (on a writable partition).
+- ``[journal]``: ``path`` of the journal file (on a writable partition), ``key_file``: its
+  HMAC key (default: the journal's path + ``.key``; `controller.app.journal_files`).
 - ``[[staff]]`` (any number): ``id``, ``name``, ``role`` (``"dealer"`` or
   ``"supervisor"``) and ``pin_hash`` (from `tablectl pin-hash`) of each person who may
   sign in at the console or clear a HOLD.
@@ -77,6 +78,7 @@ class TableConfig:
     display_host: str
     display_port: int
     journal_path: Path
+    journal_key: Path | None = None  # [journal] key_file; None: the journal's path + ".key"
     supervisor: SupervisorConfig | None = None
     pit: PitConfig | None = None
     staff: tuple[StaffMember, ...] = ()
@@ -158,7 +160,7 @@ _SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
         "tls_cert_file": (str, ""),
         "tls_key_file": (str, ""),
     },
-    "journal": {"path": (str, ...)},
+    "journal": {"path": (str, ...), "key_file": (str, "")},
     "supervisor": {
         "lockout_tries": (int, 5),
         "lockout_seconds": (int, 300),
@@ -375,6 +377,9 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
     journal_path = Path(journal["path"]).expanduser()
     if base is not None and not journal_path.is_absolute():
         journal_path = base / journal_path
+    journal_key = Path(journal["key_file"]).expanduser() if journal["key_file"] else None
+    if journal_key is not None and base is not None and not journal_key.is_absolute():
+        journal_key = base / journal_key
     secret_path: Path | None = None
     if display["console_secret_file"]:
         secret_path = Path(display["console_secret_file"]).expanduser()
@@ -395,6 +400,7 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
         display_host=display["host"],
         display_port=display["port"],
         journal_path=journal_path,
+        journal_key=journal_key,
         supervisor=supervisor,
         pit=pit,
         staff=staff,

@@ -1,12 +1,20 @@
 """`tablectl journal`: what surveillance and the regulator ask of a table's journal.
 
-- ``verify PATH``: check the hash chain; names the first bad row (exit 1) or says how many
-  rows check out.
+Every action reads the journal's key (``PATH.key``, or ``--key-file``; readable by the
+table's service user only, so run these as that user) and checks the whole keyed chain
+first: a journal that does not check out is refused with one line naming the row (exit
+1), and nothing of it is printed.
+
+- ``verify PATH [--head SEQ:HASH]``: check the keyed chain; names the first bad row (exit
+  1) or says how many rows check out and the head (``SEQ:HASH``). With ``--head`` (a head
+  seen earlier, e.g. on the pit), a journal that no longer reaches that row with that
+  hash is refused: rows were cut off the end, or the end was rewritten.
 - ``export PATH [--round N] [--format jsonl|csv]``: every row, or one round's, to stdout.
 - ``replay PATH``: rebuild the table from the journal, as the controller does after a power
   cut, and print the state it comes back in.
 - ``last PATH [-n 10]``: last-game recall (GLI-24): each of the last rounds with its cards,
   wagers, settlements and violations.
+- ``dealers PATH [--json]``: which dealer (signed in at the console) dealt which rounds.
 """
 
 from __future__ import annotations
@@ -21,16 +29,25 @@ from typing import Any, TextIO
 
 from controller.app.config import rules_from_dict
 from controller.app.games import BlackjackGame, Game, PokerGame
+from controller.app.journal_dealers import list_dealers
+from controller.app.journal_files import open_journal
 from controller.app.loop import TableLoop
 from controller.blackjack.rules import Variants
 from controller.errors import TableError
-from controller.journal import Entry, Journal, JournalCorrupt, JournalError
+from controller.journal import Entry, Head, Journal, JournalCorrupt, JournalError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="journal_command", required=True, metavar="ACTION")
-    verify = sub.add_parser("verify", help="check the hash chain")
+    verify = sub.add_parser("verify", help="check the keyed hash chain")
     verify.add_argument("path", type=Path)
+    verify.add_argument(
+        "--head",
+        type=_head,
+        default=None,
+        metavar="SEQ:HASH",
+        help="a head seen earlier (the pit shows it): the journal must still reach it",
+    )
     export = sub.add_parser("export", help="print the rows as JSON lines or CSV")
     export.add_argument("path", type=Path)
     export.add_argument("--round", type=int, default=None)
@@ -40,31 +57,61 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     last = sub.add_parser("last", help="last-game recall: the last rounds")
     last.add_argument("path", type=Path)
     last.add_argument("-n", type=int, default=10, help="how many rounds (default 10)")
+    dealers = sub.add_parser("dealers", help="which dealer dealt which rounds")
+    dealers.add_argument("path", type=Path)
+    dealers.add_argument("--json", action="store_true", help="as JSON: each stretch on duty")
+    for action in (verify, export, replay, last, dealers):
+        action.add_argument(
+            "--key-file",
+            type=Path,
+            default=None,
+            help="the journal's key (default: PATH.key)",
+        )
+
+
+def _head(text: str) -> Head:
+    try:
+        return Head.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     try:
-        with Journal(args.path, readonly=True) as journal:
+        with open_journal(
+            args.path, key_file=getattr(args, "key_file", None), readonly=True, check=False
+        ) as journal:
             command = args.journal_command
             if command == "verify":
-                return _verify(journal, out)
+                return _verify(journal, getattr(args, "head", None), out)
+            try:
+                journal.verify()
+            except JournalCorrupt as exc:
+                print(f"tablectl journal: {args.path}: {exc}", file=sys.stderr)
+                return 1
             if command == "export":
                 return _export(journal, args.round, args.format, out)
             if command == "replay":
                 return _replay(journal, out)
+            if command == "dealers":  # controller/app/journal_dealers.py
+                return list_dealers(journal.entries(), out, as_json=args.json)
             return _last(journal, args.n, out)
-    except JournalError as exc:
+    except JournalCorrupt as exc:  # a forged checkpoint, an unkeyed journal
+        print(f"tablectl journal: {args.path}: {exc}", file=sys.stderr)
+        return 1
+    except TableError as exc:  # no journal, no key (ConfigError), an unreadable file
         print(f"tablectl journal: {exc}", file=sys.stderr)
         return 2
 
 
-def _verify(journal: Journal, out: TextIO) -> int:
+def _verify(journal: Journal, head: Head | None, out: TextIO) -> int:
     try:
-        count = journal.verify()
+        count = journal.verify(head=head)
     except JournalCorrupt as exc:
         print(f"BROKEN: {exc}", file=out)
         return 1
-    print(f"ok: {count} rows, chain intact, last hash {journal.last_hash}", file=out)
+    reaches = f", reaches the head given (row {head.seq})" if head is not None else ""
+    print(f"ok: {count} rows, keyed chain intact{reaches}, head {journal.head}", file=out)
     return 0
 
 

@@ -93,6 +93,16 @@ class Stop:
     """Put on the queue to make the loop finish the event in hand and return."""
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class JournalBroken:
+    """Put on the queue by the journal's full check after the start: row ``seq`` is
+    broken (``reason``). The loop journals it, marks the checkpoint so the next start
+    refuses at once, locks the shoe and stops (`failed`)."""
+
+    seq: int
+    reason: str
+
+
 def command_channel(command: Command) -> tuple[str, ...]:
     """Commands that replace one another share a channel: the last one wins."""
     if isinstance(command, SetLamp):
@@ -172,6 +182,9 @@ class TableLoop:
                 continue
             if isinstance(event, Stop):
                 return
+            if isinstance(event, JournalBroken):
+                self._halt(event)
+                return
             try:
                 self.step(event)
             except JournalError as exc:
@@ -214,6 +227,30 @@ class TableLoop:
         with self._progress:
             self.processed += 1
             self._progress.notify_all()
+        if round_after != round_before:
+            self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        """A round ended: the journal's checkpoint moves up (the next start checks only
+        the rows after it). A checkpoint that cannot be written only makes that check
+        longer."""
+        try:
+            self.journal.checkpoint()
+        except JournalError as exc:
+            log.warning("%s", exc)
+
+    def _halt(self, broken: JournalBroken) -> None:
+        failed = f"journal row {broken.seq}: {broken.reason}"
+        log.critical("the journal is broken; the table stops: %s", failed)
+        self.failed = failed
+        try:
+            self.journal.record(broken, source="controller", round=self.game.round_no)
+            self.journal.mark_broken(broken.seq, broken.reason)
+        except JournalError as exc:
+            log.critical("%s", exc)
+        self.execute(LockShoe())
+        self._publish()
+        self.idle.set()
 
     def _refuse_unsigned(self, event: Event) -> None:
         """Touch-console input while no dealer is signed in: shown, never journaled (it
@@ -294,6 +331,7 @@ class TableLoop:
         """The state the status display and the pit see: the game's view and the loop's."""
         return {
             "journal_seq": self.journal.last_seq,
+            "journal_hash": self.journal.last_hash,  # the head, for the pit's watch
             "events_processed": self.processed,
             "recovered": self.recovered,
             "devices": dict(self.device_status),

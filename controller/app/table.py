@@ -1,8 +1,11 @@
 """A running table: the config, the journal, the game, the devices, the loop and the
 display, put together and started in the right order.
 
-1. Open the journal and rebuild the game by replaying it (after a power cut the table comes
-   back exactly where it stopped, and says so on the display).
+1. Open the journal with its key and check it (`controller.app.journal_files`: a journal
+   that does not check out is refused, naming the row), then rebuild the game by replaying
+   it (after a power cut the table comes back exactly where it stopped, and says so on the
+   display). The rows the start-up check took on trust (those before its checkpoint) are
+   checked in the background; a broken one stops the table.
 2. Open the devices (the shoe told where its sequence stood, so its resends are recognised),
    and tell them the gate, lamp and display states the game is in.
 3. Serve the status display, then run the controller thread until told to stop.
@@ -23,10 +26,11 @@ from typing import Any, Protocol
 from controller.app.config import TableConfig
 from controller.app.devices import TableDevices, open_devices, shoe_resume
 from controller.app.games import BlackjackGame, Game, PokerGame
-from controller.app.loop import Stop, TableLoop
+from controller.app.journal_files import BackgroundCheck, open_table_journal
+from controller.app.loop import JournalBroken, Stop, TableLoop
 from controller.app.preflight import preflight
 from controller.app.web import status_server
-from controller.journal import Journal, to_jsonable
+from controller.journal import JournalCorrupt, to_jsonable
 from controller.ports import ShowLimits
 
 log = logging.getLogger(__name__)
@@ -74,7 +78,8 @@ class RunningTable:
         # True or "all": every device simulated; "gpio": the table's GPIO only
         self.simulate = "all" if simulate is True else (simulate or None)
         self.events: queue.Queue[Any] = queue.Queue()
-        self.journal = Journal(config.journal_path)
+        self.journal = open_table_journal(config)
+        self.journal_check: BackgroundCheck | None = None
         self.game = make_game(config)
         self.server = status_server(config, self.events) if serve else None
         self.feeds: list[Feed] = [] if self.server is None else [self.server]
@@ -139,7 +144,15 @@ class RunningTable:
             raise
         self._thread = threading.Thread(target=self.loop.run, name="controller", daemon=True)
         self._thread.start()
+        if self.journal.checked_from:  # rows up to the checkpoint were taken on trust
+            self.journal_check = BackgroundCheck(
+                self.journal, self.config.journal_key, self._journal_broken
+            ).start()
         return self
+
+    def _journal_broken(self, exc: JournalCorrupt) -> None:
+        """From the background check: the controller thread records it and stops."""
+        self.events.put(JournalBroken(exc.seq, exc.reason))
 
     def stop(self) -> None:
         """Finish the event in hand, then close everything."""
@@ -149,6 +162,8 @@ class RunningTable:
         self.close()
 
     def close(self) -> None:
+        if self.journal_check is not None:
+            self.journal_check.close()
         for feed in self.feeds:
             feed.close()
         if self.devices is not None:

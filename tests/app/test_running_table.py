@@ -12,9 +12,9 @@ import pytest
 
 from controller.app.demo import SimHands, act, demo_config, make_dealer
 from controller.app.devices import shoe_resume
+from controller.app.journal_files import open_journal
 from controller.app.loop import TableLoop
 from controller.app.table import RunningTable, make_game
-from controller.journal import Journal
 from sim_hardware.dealer import BlackjackDealer
 
 
@@ -41,7 +41,7 @@ def test_rounds_are_played_journaled_and_acknowledged(config) -> None:  # type: 
         state = table.state
     finally:
         table.stop()
-    with Journal(config.journal_path) as journal:
+    with open_journal(config.journal_path, create=True) as journal:
         assert journal.verify() > 0
         rows = list(journal.entries())
     kinds = [row.kind for row in rows]
@@ -60,7 +60,7 @@ def test_a_restarted_table_comes_back_in_the_same_state(config) -> None:  # type
         before = table.loop.snapshot()
     finally:
         table.stop()
-    with Journal(config.journal_path) as journal:
+    with open_journal(config.journal_path, create=True) as journal:
         loop = TableLoop(make_game(config), journal, events=None)  # type: ignore[arg-type]
         assert loop.replay() > 0
         after = loop.snapshot()
@@ -87,7 +87,7 @@ def test_a_poker_table_plays_hands_on_the_simulators(tmp_path: Path) -> None:
         assert dealer.rounds_finished >= 2
     finally:
         table.stop()
-    with Journal(config.journal_path) as journal:
+    with open_journal(config.journal_path, create=True) as journal:
         assert journal.verify() > 0
         kinds = [row.kind for row in journal.entries()]
     assert kinds.count("HandSettled") >= 2

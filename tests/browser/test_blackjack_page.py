@@ -9,8 +9,8 @@ from typing import Any
 from browser_support import LOCKOUT_TRIES, PIN, SUPERVISOR, Hands, cards, console_url
 from playwright.sync_api import Page, expect
 
+from controller.app.journal_files import open_journal
 from controller.app.table import RunningTable
-from controller.journal import Journal
 
 # box 1: T 7 = 17; box 2: 9 T = 19; the dealer: A, then 5 (soft 16), then 2 (soft 18)
 INSURANCE_ROUND = cards("Ts 9h Ad 7c Td 5s 2c")
@@ -127,7 +127,7 @@ def test_supervisor_pin_wrong_is_refused_and_right_clears_the_hold_journaled(
     expect(page.locator("#sup-dialog")).not_to_be_visible()
     expect(page.locator("#hold")).to_be_hidden()
     assert table.server.gate.failures("console") == 0
-    with Journal(table.config.journal_path) as journal:
+    with open_journal(table.config.journal_path, create=True) as journal:
         rows = [r for r in journal.entries() if r.kind == "SupervisorAction"]
     assert len(rows) == 1
     assert rows[0].actor == SUPERVISOR.id  # the staff member the PIN named, from the config
@@ -162,6 +162,6 @@ def test_9_6_void_hand_from_the_console_needs_the_supervisor_pin(
     supervise(page, PIN, decision="void_hand")
     expect(page.locator("#hold")).to_be_hidden()
     expect(page.locator("body")).not_to_have_attribute("data-state", "hold")
-    with Journal(table.config.journal_path) as journal:
+    with open_journal(table.config.journal_path, create=True) as journal:
         rows = [r for r in journal.entries() if r.kind == "SupervisorAction"]
     assert [(r.actor, r.payload["decision"]) for r in rows] == [(SUPERVISOR.id, "void_hand")]

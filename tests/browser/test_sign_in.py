@@ -7,8 +7,8 @@ from __future__ import annotations
 from browser_support import DEALER, DEALER_PIN, Hands, console_url
 from playwright.sync_api import Page, expect
 
+from controller.app.journal_files import open_journal
 from controller.app.table import RunningTable
-from controller.journal import Journal
 
 
 def sign_in(page: Page, staff: str, pin: str) -> None:
@@ -49,7 +49,7 @@ def test_a_dealer_signs_in_at_the_console_and_the_rows_name_them(
     page.locator("#signin-open").click()  # SIGN OUT
     expect(page.locator("#dealer")).to_have_text("NO DEALER: SIGN IN")
 
-    with Journal(table.config.journal_path) as journal:
+    with open_journal(table.config.journal_path, create=True) as journal:
         rows = [r for r in journal.entries() if r.seq > rows_before]
     kinds = [(r.kind, r.actor) for r in rows]
     refused = next(r for r in rows if r.kind == "SignInRefused")

@@ -1,11 +1,13 @@
 """Fuzz targets for what the controller reads from files: the table config (only
 `ConfigError` may come out of `parse_config`, whatever the text) and the journal (rows
-decoded by `decode_event`, and `verify` on a file with damaged bytes: only `JournalError`
-or `JournalCorrupt`, which names the row)."""
+decoded by `decode_event`, `verify` on a file with damaged bytes, and the open's check
+against a damaged checkpoint file: only `JournalError` or `JournalCorrupt`, which names the
+row)."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
 import tempfile
 from pathlib import Path
@@ -18,9 +20,17 @@ from controller import ports
 from controller.app.config import parse_config
 from controller.cards import DECK
 from controller.errors import ConfigError
-from controller.journal import EVENT_TYPES, Entry, Journal, JournalError, decode_event
+from controller.journal import (
+    EVENT_TYPES,
+    Entry,
+    Journal,
+    JournalError,
+    checkpoint_path,
+    decode_event,
+)
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+KEY = bytes(range(32))
 SEEDS = [p.read_text() for p in sorted(EXAMPLES.glob("*.toml"))]
 
 toml_values = st.one_of(
@@ -123,7 +133,7 @@ def _journal_bytes() -> bytes:
     if _JOURNAL_BYTES is None:
         with tempfile.TemporaryDirectory(prefix="h9_fuzz_") as folder:
             path = Path(folder) / "j.sqlite"
-            with Journal(path) as journal:
+            with Journal(path, key=KEY) as journal:
                 for i, card in enumerate(DECK[:30]):
                     journal.record(ports.CardDrawn(source="shoe", card=card), source="shoe")
                     journal.append("Note", {"i": i}, source="controller", round=i // 5)
@@ -155,7 +165,7 @@ def check_corrupted_journal(spots: list[tuple[int, int]], cut: int | None) -> No
         path = Path(folder) / "j.sqlite"
         path.write_bytes(bytes(data))
         try:
-            with Journal(path, readonly=True) as journal:
+            with Journal(path, key=KEY, readonly=True, check=False) as journal:
                 journal.verify()
         except JournalError:
             pass
@@ -163,3 +173,38 @@ def check_corrupted_journal(spots: list[tuple[int, int]], cut: int | None) -> No
 
 def test_fuzz_journal_verify_on_damaged_files() -> None:
     assert run_for("journal files", check_corrupted_journal, file_count) > 0
+
+
+checkpoint_count = Counter()
+checkpoint_values = st.one_of(
+    st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.text(max_size=70),
+    st.floats(allow_nan=True), st.lists(st.integers(), max_size=2),
+)  # fmt: skip
+
+
+@FUZZ
+@given(
+    body=st.one_of(
+        st.dictionaries(
+            st.sampled_from(["seq", "hash", "mac", "broken_seq", "broken", "x"]),
+            checkpoint_values,
+            max_size=6,
+        ).map(lambda d: json.dumps(d)),
+        st.text(max_size=80),
+        st.binary(max_size=80).map(lambda b: b.decode("latin-1")),
+    )
+)
+def check_damaged_checkpoint(body: str) -> None:
+    """Whatever the checkpoint file holds, opening the journal checks it out (a torn or
+    foreign file means a full check) or raises `JournalError`/`JournalCorrupt`."""
+    checkpoint_count.hit()
+    with tempfile.TemporaryDirectory(prefix="h9_fuzz_") as folder:
+        path = Path(folder) / "j.sqlite"
+        path.write_bytes(_journal_bytes())
+        checkpoint_path(path).write_text(body, encoding="utf-8", errors="surrogateescape")
+        with contextlib.suppress(JournalError):
+            Journal(path, key=KEY, readonly=True).close()
+
+
+def test_fuzz_journal_checkpoint_files() -> None:
+    assert run_for("journal checkpoints", check_damaged_checkpoint, checkpoint_count) > 0

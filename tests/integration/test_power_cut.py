@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import Journal
+from controller.app.journal_files import open_journal
 from sim_hardware.dealer import BlackjackDealer
 from sim_hardware.link import PtyLink
 from sim_hardware.remote import ConsoleClient, RemoteHands
@@ -76,7 +76,7 @@ def test_sigkill_at_50_points_loses_nothing_and_recovers_exactly(
     assert code == 0
     assert exact >= 5
 
-    with Journal(tmp_path / "journal.sqlite", readonly=True) as journal:
+    with open_journal(tmp_path / "journal.sqlite", readonly=True) as journal:
         assert journal.verify() > 0
         rows = list(journal.entries())
     from_shoe = [

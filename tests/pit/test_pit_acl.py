@@ -15,8 +15,8 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from pit_helpers import ROOT, Broker, Recorder, make_config
 
+from controller.app.journal_files import open_journal
 from controller.app.pit import pit_publisher
-from controller.journal import Journal
 
 ACL = ROOT / "deploy" / "mosquitto" / "tablectl.acl"
 BASE = "casino/demo-casino/table"
@@ -120,7 +120,7 @@ def test_the_publisher_logs_in_and_writes_its_own_topics_under_the_acl(
         tmp_path, "blackjack", "bj-02", secured.url, username="bj-02", password=USERS["bj-02"]
     )
     pit = recorders(secured.port, "casino/#", username="pit", password=USERS["pit"])
-    with Journal(config.journal_path) as journal:
+    with open_journal(config.journal_path, create=True) as journal:
         journal.append("DeviceLost", {"reason": "unplugged"}, source="shoe", round=0)
         publisher = pit_publisher(config).start()
         try:

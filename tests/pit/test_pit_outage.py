@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pit_helpers import Broker, DemoTable, Recorder, schema_validator, write_config
 
-from controller.journal import Journal
+from controller.app.journal_files import open_journal
 
 
 def check_complete_and_ordered(seen: list[int], last: int) -> None:
@@ -55,7 +55,7 @@ def test_no_event_is_lost_or_reordered_through_two_broker_outages_and_a_sigkill(
         assert table.stop() == 0, table.output()
     finally:
         table.kill()
-    with Journal(journal, readonly=True) as rows:
+    with open_journal(journal, readonly=True) as rows:
         last = rows.last_seq
         kinds = {entry.kind for entry in rows.entries()}
     assert "RoundSettled" in kinds  # rounds were played, not just started

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from pit_helpers import Broker, Recorder, make_config, schema_validator
 
+from controller.app.journal_files import open_journal
 from controller.app.pit import PitPublisher, cursor_path, parse_broker, pit_publisher, topic_base
 from controller.errors import ConfigError
 from controller.journal import Journal
@@ -54,7 +55,7 @@ def test_every_row_is_published_in_order_with_its_seq_and_a_valid_schema(
 ) -> None:
     config = make_config(tmp_path, "blackjack", "bj-01", broker.url)
     recorder = recorders(broker.port, f"{BASE}/bj-01/#")
-    with Journal(config.journal_path) as journal:
+    with open_journal(config.journal_path, create=True) as journal:
         for text in ("AS", "KH", "7C"):
             card(journal, text)
         publisher = pit_publisher(config).start()
@@ -89,7 +90,7 @@ def test_a_restarted_publisher_resumes_after_the_durable_cursor(
 ) -> None:
     config = make_config(tmp_path, "blackjack", "bj-01", broker.url)
     recorder = recorders(broker.port, f"{BASE}/bj-01/event")
-    with Journal(config.journal_path) as journal:
+    with open_journal(config.journal_path, create=True) as journal:
         for text in ("AS", "KH"):
             card(journal, text)
         first = pit_publisher(config).start()
@@ -114,7 +115,7 @@ def test_rows_journaled_while_the_broker_is_down_arrive_after_it_returns(
 ) -> None:
     config = make_config(tmp_path, "blackjack", "bj-01", broker.url)
     recorder = recorders(broker.port, f"{BASE}/bj-01/event", client_id="keep", persistent=True)
-    with Journal(config.journal_path) as journal:
+    with open_journal(config.journal_path, create=True) as journal:
         publisher = pit_publisher(config).start()
         try:
             card(journal, "AS")
@@ -150,7 +151,7 @@ def test_publish_from_the_controller_thread_never_waits_on_the_network(
     tmp_path: Path, broker: Broker
 ) -> None:
     config = make_config(tmp_path, "blackjack", "bj-01", broker.url)
-    with Journal(config.journal_path) as journal:
+    with open_journal(config.journal_path, create=True) as journal:
         card(journal, "AS")
         publisher = pit_publisher(config)
         stuck = _Stuck()
@@ -174,7 +175,7 @@ def test_11_3_a_a_poker_players_cards_are_not_on_the_public_event_topic(
 ) -> None:
     config = make_config(tmp_path, "poker", "dp-01", broker.url, private_cards=mode)
     recorder = recorders(broker.port, f"{BASE}/dp-01/#")
-    with Journal(config.journal_path) as journal:
+    with open_journal(config.journal_path, create=True) as journal:
         journal.append(
             "HandStarted",
             {"hand": 1, "button": 1, "button_dead": False, "blinds": [], "seats": [2, 3]},
@@ -230,7 +231,7 @@ def test_violations_and_device_losses_go_to_the_alarm_topic(
 ) -> None:
     config = make_config(tmp_path, "blackjack", "bj-01", broker.url)
     recorder = recorders(broker.port, f"{BASE}/bj-01/alarm")
-    with Journal(config.journal_path) as journal:
+    with open_journal(config.journal_path, create=True) as journal:
         card(journal, "AS")
         journal.append(
             "Violation",
@@ -271,7 +272,7 @@ def test_the_latest_state_is_retained_for_a_pit_that_connects_later(
     tmp_path: Path, broker: Broker, recorders: Callable[..., Recorder]
 ) -> None:
     config = make_config(tmp_path, "blackjack", "bj-01", broker.url)
-    with Journal(config.journal_path) as journal:
+    with open_journal(config.journal_path, create=True) as journal:
         card(journal, "AS")
         publisher = pit_publisher(config).start()
         try:
@@ -318,7 +319,7 @@ def test_a_failing_pass_is_logged_and_retried_and_the_table_is_not_stopped(
 ) -> None:
     config = make_config(tmp_path, "blackjack", "bj-01", broker.url)
     recorder = recorders(broker.port, f"{BASE}/bj-01/event")
-    with Journal(config.journal_path) as journal:
+    with open_journal(config.journal_path, create=True) as journal:
         card(journal, "AS")
         publisher = pit_publisher(config)
         real = publisher._send_rows
@@ -346,7 +347,7 @@ def test_a_new_journal_at_the_same_path_is_published_from_its_first_row(
 ) -> None:
     config = make_config(tmp_path, "blackjack", "bj-01", broker.url)
     recorder = recorders(broker.port, f"{BASE}/bj-01/event")
-    with Journal(config.journal_path) as journal:
+    with open_journal(config.journal_path, create=True) as journal:
         for text in ("AS", "KH", "7C"):
             card(journal, text)
     first = pit_publisher(config).start()
@@ -356,7 +357,8 @@ def test_a_new_journal_at_the_same_path_is_published_from_its_first_row(
         first.close()
     for suffix in ("", "-wal", "-shm"):
         Path(f"{config.journal_path}{suffix}").unlink(missing_ok=True)
-    with Journal(config.journal_path) as journal:  # a new journal, longer than the cursor
+    # a new journal, longer than the cursor
+    with open_journal(config.journal_path, create=True) as journal:
         for text in ("2D", "3D", "4D", "5D", "6D"):
             card(journal, text)
         second = pit_publisher(config).start()

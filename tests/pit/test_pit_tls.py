@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from pit_helpers import ROOT, Broker, Recorder, free_port, make_config
 
+from controller.app.journal_files import open_journal
 from controller.app.pit import pit_publisher
-from controller.journal import Journal
 
 ACL = ROOT / "deploy" / "mosquitto" / "tablectl.acl"
 BASE = "casino/demo-casino/table"
@@ -117,7 +117,7 @@ def test_a_table_publishes_over_tls_with_its_client_certificate(
         key_file=str(pki / "bj-01.key"),
     )
     config = dataclasses.replace(config, pit=pit)
-    with Journal(config.journal_path) as journal:
+    with open_journal(config.journal_path, create=True) as journal:
         journal.append(
             "CardDrawn", {"card": "AS", "seq": 1, "device_ms": None}, source="shoe", round=1
         )
@@ -173,7 +173,7 @@ def test_the_example_broker_config_serves_tables_over_tls_under_the_acl(
         config = dataclasses.replace(
             config, pit=dataclasses.replace(config.pit, ca_file=str(pki / "ca.crt"))
         )
-        with Journal(config.journal_path) as journal:
+        with open_journal(config.journal_path, create=True) as journal:
             journal.append("DeviceLost", {"reason": "test"}, source="shoe", round=0)
             publisher = pit_publisher(config).start()
             try:

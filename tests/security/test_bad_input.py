@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import Journal
+from controller.app.journal_files import open_journal
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = (ROOT / "examples" / "blackjack-table.toml").read_text()
@@ -187,7 +187,7 @@ def test_journal_export_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     """``tablectl journal export ... | head``: when the reader goes, the export stops with
     nothing on stderr (no BrokenPipeError), and a non-zero exit as a Unix tool has."""
     path = tmp_path / "j.sqlite"
-    with Journal(path) as journal:  # far more than a pipe's buffer of export
+    with open_journal(path, create=True) as journal:  # far more than a pipe's buffer of export
         rows = [("CardDrawn", {"card": "As", "seq": n}, "shoe", n // 10, None) for n in range(3000)]
         journal.append_many(rows)
     for fmt in ("jsonl", "csv"):

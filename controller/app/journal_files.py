@@ -1,0 +1,192 @@
+"""A table's journal files, opened together: the journal, its key, its checkpoint (issue 12).
+
+``controller.journal`` takes the key as bytes; this module finds it. The key is 32 random
+bytes in a file only the service can read (`controller.app.secrets`), named by
+``[journal] key_file`` in the config, by default the journal's path + ``.key``.
+
+- A **new** journal (no file yet) gets its key with it: the key file is created then,
+  unless ``tablectl secrets`` made it at install (`create_journal_key`), in which case
+  that one is used.
+- An **existing** journal whose key is missing is refused: its rows cannot be checked, so
+  the table must not trust them. So is one whose checkpoint is there but whose journal is
+  gone (the journal was moved or deleted, not started afresh).
+- Opening checks the journal (`controller.journal.Journal.check`): a journal that does not
+  check out raises `JournalCorrupt` naming the row, and is left as it is.
+- `BackgroundCheck`: after a start that checked only the rows after the checkpoint, the
+  rows before it are checked in the background, on a read-only connection of their own.
+
+Every refusal is one line: a `ConfigError` naming the key file, or a `JournalError` /
+`JournalCorrupt` naming the journal or its row.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from controller.app.config import TableConfig
+from controller.app.secrets import create_secret, read_secret
+from controller.errors import ConfigError
+from controller.journal import (
+    Head,
+    Journal,
+    JournalCorrupt,
+    JournalError,
+    checkpoint_path,
+)
+
+log = logging.getLogger(__name__)
+
+KEY_WHAT = "the journal key"
+
+
+def key_path(journal: Path, key_file: Path | None = None) -> Path:
+    """The key file: the one named, else the journal's path + ``.key``."""
+    return key_file if key_file is not None else journal.with_name(journal.name + ".key")
+
+
+def journal_key_path(config: TableConfig) -> Path:
+    return key_path(config.journal_path, config.journal_key)
+
+
+def journal_files(journal: Path, key_file: Path | None = None) -> list[Path]:
+    """Every file that belongs to a journal (those that exist): what is kept together."""
+    names = [
+        journal,
+        journal.with_name(journal.name + "-wal"),
+        journal.with_name(journal.name + "-shm"),
+        checkpoint_path(journal),
+        key_path(journal, key_file),
+    ]
+    return [p for p in names if p.exists()]
+
+
+def create_journal_key(config: TableConfig) -> Path:
+    """For ``tablectl secrets``: make the journal key of a table whose journal is not yet
+    there (at install). Refuses when the journal exists (a new key cannot check its rows:
+    rotating the key means a new journal, ``tablectl journal reopen``) or the key does."""
+    path = journal_key_path(config)
+    if config.journal_path.exists():
+        raise ConfigError(
+            f"{path}: the journal {config.journal_path} already exists, and a new key could "
+            "not check it (a new key comes with a new journal: tablectl journal reopen)"
+        )
+    create_secret(path)
+    return path
+
+
+def read_key(journal: Path, key_file: Path | None = None) -> bytes:
+    """The key of an existing journal; a `ConfigError` naming the file if it is missing
+    (the journal cannot be checked without it), unreadable, malformed or open to others."""
+    path = key_path(journal, key_file)
+    if not path.exists():
+        raise ConfigError(
+            f"{path}: the key of the journal {journal} is missing, so the journal cannot be "
+            "checked and is not used (a new journal: tablectl journal reopen)"
+        )
+    return read_secret(path, KEY_WHAT)
+
+
+def open_journal(
+    journal: Path,
+    *,
+    key_file: Path | None = None,
+    readonly: bool = False,
+    create: bool = False,
+    check: bool = True,
+    head: Head | None = None,
+) -> Journal:
+    """Open (and check) a journal with its key; with ``create``, a new journal and its key
+    where there is none."""
+    if journal.exists():
+        key = read_key(journal, key_file)
+    elif not create or readonly:
+        raise JournalError(f"no journal at {journal}")
+    else:
+        marker = checkpoint_path(journal)
+        if marker.exists():
+            raise JournalError(
+                f"no journal at {journal}, but its checkpoint {marker.name} is there: the "
+                "journal was moved or deleted (put it back, or open a new one with "
+                "tablectl journal reopen)"
+            )
+        path = key_path(journal, key_file)
+        key = read_secret(path, KEY_WHAT) if path.exists() else create_secret(path)
+    return Journal(journal, key=key, readonly=readonly, check=check, head=head)
+
+
+def open_table_journal(config: TableConfig) -> Journal:
+    """The running table's journal: created with its key when new, checked when not."""
+    return open_journal(config.journal_path, key_file=config.journal_key, create=True)
+
+
+class BackgroundCheck:
+    """The full check of the rows an incremental start-up check took on trust (those up to
+    the checkpoint), on a thread and a read-only connection of its own. A broken row calls
+    ``on_broken(exc)`` (the table stops); a check that cannot run is logged.
+
+    It yields the interpreter every few hundred rows, so that the controller thread is not
+    kept waiting for the GIL while a card comes in."""
+
+    PACE_ROWS = 256
+
+    def __init__(
+        self,
+        journal: Journal,
+        key_file: Path | None,
+        on_broken: Callable[[JournalCorrupt], None],
+    ) -> None:
+        self.path = journal.path
+        self.key_file = key_file
+        self.upto = (journal.checked_from or 0) + 1  # the checkpoint's row
+        self.on_broken = on_broken
+        self.rows = 0
+        self.seconds = 0.0
+        self.done = threading.Event()
+        self.error: JournalError | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="journal-check", daemon=True)
+
+    def start(self) -> BackgroundCheck:
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+
+    def _pace(self) -> None:
+        if self._stop.is_set():
+            raise _Stopped
+        time.sleep(0)
+
+    def _run(self) -> None:
+        started = time.monotonic()
+        try:
+            journal = open_journal(self.path, key_file=self.key_file, readonly=True, check=False)
+            try:
+                self.rows = journal.verify(
+                    upto=self.upto, pace=self._pace, pace_rows=self.PACE_ROWS
+                )
+            finally:
+                journal.close()
+            self.seconds = time.monotonic() - started
+            log.info("journal: rows 1-%d checked in the background in %.1f s", self.upto,
+                     self.seconds)  # fmt: skip
+        except _Stopped:
+            pass
+        except JournalCorrupt as exc:
+            self.error = exc
+            log.critical("the journal's full check found a broken row: %s", exc)
+            self.on_broken(exc)
+        except (JournalError, ConfigError) as exc:
+            log.error("the journal's background check could not run: %s", exc)
+        finally:
+            self.done.set()
+
+
+class _Stopped(Exception):
+    """The table is stopping: the background check gives up."""
