@@ -12,12 +12,15 @@ import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from controller.app import kiosk_url, secrets_cli
+from controller.app.cli import main
 from controller.app.config import StaffMember, SupervisorConfig, TableConfig, parse_config
 from controller.app.demo import EXAMPLES, demo_config
+from controller.app.journal_dealers import NOBODY, duties, list_dealers, spans
 from controller.app.secrets import read_secret
 from controller.app.supervisor import hash_pin
 from controller.app.table import RunningTable
@@ -143,7 +146,7 @@ def test_rows_name_the_signed_in_dealer_and_a_replay_restores_them(tmp_path: Pat
         physical = ButtonPressed(source="table", button=ConsoleButton.NEXT)
         step(table, physical, journaled(table, "ButtonPressed", "table"))
         signed_in = DealerSignedIn(source="console", staff_id="d07", name="Tane Rewi")
-        step(table, signed_in, lambda: table.loop.dealer is not None)
+        step(table, signed_in, journaled(table, "DealerSignedIn", "console"))
         signed = table.journal.last_seq
         press = ButtonPressed(source="console", button=ConsoleButton.NO_MORE_BETS)
         step(table, press, journaled(table, "ButtonPressed", "console"))
@@ -154,7 +157,8 @@ def test_rows_name_the_signed_in_dealer_and_a_replay_restores_them(tmp_path: Pat
     try:
         assert table.loop.dealer is not None and table.loop.dealer.staff_id == "d07"
         signed_out = DealerSignedOut(source="console", staff_id="d07", name="Tane Rewi")
-        step(table, signed_out, lambda: table.loop.dealer is None)
+        step(table, signed_out, journaled(table, "DealerSignedOut", "console"))
+        assert table.loop.dealer is None
         assert table.loop.dealer is None
         rows = list(table.journal.entries())
     finally:
@@ -167,6 +171,50 @@ def test_rows_name_the_signed_in_dealer_and_a_replay_restores_them(tmp_path: Pat
     # the restart, the replay restored the dealer before the devices said hello
     assert after and all(r.actor == "d07" for r in after), [(r.kind, r.actor) for r in after]
     assert not any(r.kind == "ConsoleAction" for r in rows)  # the refused one left no row
+
+    # surveillance: the rounds per dealer, from the sign-in rows
+    stretches = duties(rows)
+    assert [d.staff_id for d in stretches] == [NOBODY, "d07"]
+    assert stretches[1].name == "Tane Rewi" and stretches[1].until
+    out = io.StringIO()
+    list_dealers(rows, out)
+    summary = f"d07 (Tane Rewi): 1 round: {rounds_of(rows, signed)}"
+    assert summary in out.getvalue().splitlines(), out.getvalue()
+
+
+def count(table: RunningTable, kind: str) -> int:
+    return sum(1 for r in table.journal.entries() if r.kind == kind)
+
+
+def rounds_of(rows: list[Any], after: int) -> str:
+    return spans(r.round for r in rows if r.seq > after and r.round is not None)
+
+
+def test_spans_of_rounds() -> None:
+    assert spans([7, 1, 2, 3, 3, 9, 10]) == "1-3, 7, 9-10"
+    assert spans([]) == "none"
+
+
+def test_journal_dealers_lists_rounds_per_dealer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command itself, on a table's journal file: two dealers, one after the other."""
+    table = RunningTable(config_for(tmp_path), simulate=True, seed=3, serve=False).start()
+    signed: list[str] = []
+    try:
+        for staff_id, name in (("d07", "Tane Rewi"), ("d09", "Mere Kahu")):
+            signed_in = DealerSignedIn(source="console", staff_id=staff_id, name=name)
+            step(table, signed_in, lambda: count(table, "DealerSignedIn") == len(signed) + 1)
+            signed.append(staff_id)
+            press = ButtonPressed(source="console", button=ConsoleButton.NEXT)
+            step(table, press, lambda: count(table, "ButtonPressed") == len(signed))
+    finally:
+        table.stop()
+    assert main(["journal", "dealers", str(tmp_path / "journal.sqlite")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("d07 (Tane Rewi): ") for line in lines), lines
+    assert any(line.startswith("d09 (Mere Kahu): ") for line in lines), lines
+    assert "still signed in" in lines[-1]
 
 
 # --- the commands ----------------------------------------------------------------------
