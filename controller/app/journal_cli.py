@@ -15,7 +15,6 @@ first: a journal that does not check out is refused with one line naming the row
 - ``last PATH [-n 10]``: last-game recall (GLI-24): each of the last rounds with its cards,
   wagers, settlements and violations.
 - ``dealers PATH [--json]``: which dealer (signed in at the console) dealt which rounds.
-- ``dealers PATH [--json]``: which dealer (signed in at the console) dealt which rounds.
 """
 
 from __future__ import annotations
@@ -30,7 +29,6 @@ from typing import Any, TextIO
 
 from controller.app.config import rules_from_dict
 from controller.app.games import BlackjackGame, Game, PokerGame
-from controller.app.journal_dealers import list_dealers
 from controller.app.journal_dealers import list_dealers
 from controller.app.journal_files import open_journal
 from controller.app.loop import TableLoop
@@ -59,9 +57,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     last = sub.add_parser("last", help="last-game recall: the last rounds")
     last.add_argument("path", type=Path)
     last.add_argument("-n", type=int, default=10, help="how many rounds (default 10)")
-    dealers = sub.add_parser("dealers", help="which dealer dealt which rounds")
-    dealers.add_argument("path", type=Path)
-    dealers.add_argument("--json", action="store_true", help="as JSON: each stretch on duty")
     dealers = sub.add_parser("dealers", help="which dealer dealt which rounds")
     dealers.add_argument("path", type=Path)
     dealers.add_argument("--json", action="store_true", help="as JSON: each stretch on duty")
@@ -98,8 +93,6 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
                 return _export(journal, args.round, args.format, out)
             if command == "replay":
                 return _replay(journal, out)
-            if command == "dealers":  # controller/app/journal_dealers.py
-                return list_dealers(journal.entries(), out, as_json=args.json)
             if command == "dealers":  # controller/app/journal_dealers.py
                 return list_dealers(journal.entries(), out, as_json=args.json)
             return _last(journal, args.n, out)
