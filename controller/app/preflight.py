@@ -91,6 +91,26 @@ def check_journal_folder(config: TableConfig, at: Where) -> None:
         raise at.error(f"the folder {folder} is not writable by this user", "journal", "path")
 
 
+def check_console_secret(config: TableConfig, at: Where) -> None:
+    """The console's secret (docs/security.md): one that is there must be well formed and
+    readable by nobody but the service and its group; a missing one is created by
+    `tablectl run` (or `tablectl secrets`) in its folder, which must exist."""
+    from controller.app.secrets import read_secret
+
+    path = config.console_secret_file
+    named = config.console_secret is not None
+    where = ("display", "console_secret_file") if named else ("journal", "path")
+    if path.exists():
+        try:
+            read_secret(path, "the console secret")
+        except ConfigError as exc:
+            raise at.error(str(exc), *where) from None
+    elif not path.parent.is_dir():
+        raise at.error(
+            f"the console secret's folder {path.parent} does not exist (create it first)", *where
+        )
+
+
 def check_pit(config: TableConfig, at: Where) -> None:
     """The broker URL, the topic names, the keepalive (docs/mqtt.md)."""
     from controller.app.pit import parse_broker, topic_base
@@ -120,6 +140,7 @@ def check_files(config: TableConfig, at: Where) -> None:
     if config.pit is not None:
         named += [("pit", key, getattr(config.pit, key)) for key in ("ca_file", "cert_file")]
         named += [("pit", "key_file", config.pit.key_file)]
+    named += [("display", key, getattr(config, key)) for key in ("tls_cert_file", "tls_key_file")]
     for section, key, value in named:
         if not value:
             continue
@@ -136,6 +157,7 @@ CHECKS: list[Check] = [
     check_lockout,
     check_display,
     check_journal_folder,
+    check_console_secret,
     check_pit,
     check_files,
 ]

@@ -261,3 +261,14 @@ def test_kiosk_url_without_a_secret_is_one_line_naming_the_file(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(tmp_path / "console.secret") in err
     assert "tablectl secrets" in err
+
+
+def test_config_check_refuses_a_console_secret_others_can_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = write_config(tmp_path)
+    assert secrets_cli.run(argparse.Namespace(config=config, rotate=False), out=io.StringIO()) == 0
+    (tmp_path / "console.secret").chmod(0o644)
+    assert main(["config", "check", str(config)]) != 0
+    err = capsys.readouterr().err
+    assert "console.secret" in err and "readable by others" in err
