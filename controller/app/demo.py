@@ -73,6 +73,7 @@ class SimHands:
         self.shoe = devices.sim_shoe
         self.sim = devices.sim_table
         self.events = table.events
+        self.table = table
         supervisors = [m.id for m in table.config.staff if m.role == "supervisor"]
         self.supervisor_id = supervisors[0] if supervisors else "demo supervisor"
 
@@ -98,6 +99,8 @@ class SimHands:
             self.sim.remove_chips(spot)
 
     def console(self, action: str, **args: Any) -> None:
+        if self.table.loop.dealer is None:  # the touch console is locked until then
+            sign_in_dealer(self.table)
         self.events.put(ConsoleAction(source="console", action=action, args=args, actor="demo"))
 
     def supervisor(self, decision: str, reason: str) -> None:
