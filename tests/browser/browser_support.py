@@ -13,6 +13,7 @@ from controller.app.demo import SimHands, demo_config
 from controller.app.supervisor import hash_pin
 from controller.app.table import RunningTable
 from controller.cards import Card
+from controller.ports import ConsoleAction, DealerSignedIn
 
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = [
@@ -55,6 +56,7 @@ def cards(text: str) -> list[Card]:
 
 
 FILLER = cards("2c 3c 4c 5c 6c 7c 8c 9c") * 20
+BURN = cards("Qd")  # the card burned after the shuffle, ahead of every stacked shoe
 
 
 class Hands:
@@ -66,10 +68,23 @@ class Hands:
         self.sim = SimHands(table)
 
     def stack(self, shoe: Iterable[Card]) -> None:
+        """Load the shoe with ``shoe`` behind the burn card (`shuffled` burns it)."""
         devices = self.table.devices
         if devices is None or devices.sim_shoe is None:
             raise RuntimeError("no simulated shoe")
-        devices.sim_shoe.load([*shoe, *FILLER])
+        devices.sim_shoe.load([*BURN, *shoe, *FILLER])
+
+    def shuffled(self) -> None:
+        """The dealer confirms the shuffle at the console (7.1: NEXT never does), signed in
+        as the test dealer if nobody is, then burns the card after the shuffle."""
+        loop, events = self.table.loop, self.table.events
+        seen = loop.processed
+        if loop.dealer is None:
+            events.put(DealerSignedIn(source="console", staff_id=DEALER.id, name=DEALER.name))
+        events.put(ConsoleAction(source="console", action="shuffled"))
+        self._settle(seen)
+        while self.view.get("burns_due"):
+            self.draw()
 
     def _settle(self, seen: int) -> None:
         table = self.table

@@ -16,6 +16,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parents[1])]
 
+from bj_scenes import SCENES  # noqa: E402
 from browser_support import CHROMIUM, LAUNCH_ARGS, Hands, cards, table_config  # noqa: E402
 from playwright.sync_api import Browser, expect, sync_playwright  # noqa: E402
 from scenes import (  # noqa: E402
@@ -49,6 +50,7 @@ def blackjack(browser: Browser, out: Path, folder: Path) -> None:
     try:
         hands = Hands(table)
         hands.stack(ROUND)
+        hands.shuffled()  # SHUFFLED and the burn (7.1a)
         hands.press("next")
         for box in (1, 2, 3, 4):
             hands.wager(box)
@@ -65,6 +67,16 @@ def blackjack(browser: Browser, out: Path, folder: Path) -> None:
         shoot(browser, table.server.url + "/", "blackjack-hold", out, "#hold")
     finally:
         table.stop()
+
+
+def blackjack_money(browser: Browser, out: Path) -> None:
+    """The dealer's money view: a push, a win, a shared box, even money (bj_scenes.py)."""
+    for name, scene in SCENES.items():
+        server = serve(scene(), game="blackjack")
+        try:
+            shoot(browser, server.url + "/", name, out, ".box")
+        finally:
+            server.close()
 
 
 def poker(browser: Browser, out: Path) -> None:
@@ -87,6 +99,7 @@ def main() -> int:
     with sync_playwright() as p, tempfile.TemporaryDirectory(prefix="h7-shots-") as tmp:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         blackjack(browser, out, Path(tmp))
+        blackjack_money(browser, out)
         poker(browser, out)
         browser.close()
     print(f"screenshots in {out}")

@@ -23,6 +23,7 @@ def open_page(page: Page, table: RunningTable, path: str = "/") -> None:
 
 def deal_to_insurance(hands: Hands) -> None:
     hands.stack(INSURANCE_ROUND)
+    hands.shuffled()  # SHUFFLED and the burn (7.1a)
     hands.press("next")  # open betting
     hands.wager(1)
     hands.wager(2)
@@ -34,6 +35,7 @@ def deal_to_insurance(hands: Hands) -> None:
 def test_a_round_appears_card_by_card(page: Page, table: RunningTable, hands: Hands) -> None:
     open_page(page, table)
     hands.stack(INSURANCE_ROUND)
+    hands.shuffled()
     hands.press("next")
     hands.wager(1)
     hands.wager(2)
@@ -57,7 +59,8 @@ def test_a_round_appears_card_by_card(page: Page, table: RunningTable, hands: Ha
     hands.draw()  # soft 18: the dealer stands; 4.1 settles: 17 loses, 19 wins
     expect(page.locator("#next-text")).to_contain_text("Pay and collect as shown (rule 4.1)")
     expect(page.locator('.box[data-box="1"] .collect')).to_have_text("TAKE $2")
-    expect(page.locator('.box[data-box="2"] .owed')).to_have_text("PAY $4")
+    # the winnings to add to the stake left on the layout, never the stake as well
+    expect(page.locator('.box[data-box="2"] .owed')).to_have_text("PAY $2")
 
 
 def test_9_5_losing_insurance_collection_shows_the_boxes_and_clears_with_the_sensors(
@@ -84,6 +87,7 @@ def hold_on_late_insurance(page: Page, table: RunningTable, hands: Hands) -> Non
     a card-order breach the table holds for (rule 9.2)."""
     open_page(page, table)
     hands.stack(cards("Ts 9h 5d 7c 8d"))
+    hands.shuffled()
     hands.press("next")
     hands.wager(1)
     hands.wager(2)
@@ -140,13 +144,17 @@ def test_console_buttons_light_from_the_machine(
     page: Page, table: RunningTable, hands: Hands
 ) -> None:
     open_page(page, table)
+    hands.stack([])
+    hands.shuffled()
     hands.press("next")
     no_more_bets = page.locator('#buttons button[data-button="no_more_bets"]')
     expect(no_more_bets).to_have_attribute("data-lit", "false")  # no wager yet
     hands.wager(1)
     expect(no_more_bets).to_have_attribute("data-lit", "true")  # can_no_more_bets
     hands.chips("box1.p2")  # a second person wagers on box 1: each wager is shown
-    expect(page.locator('.box[data-box="1"] .money')).to_have_text("p1 $2 · p2 $2")
+    expect(page.locator('.box[data-box="1"] .money.person')).to_have_text(
+        ["p1 Wager $2", "p2 Wager $2"]
+    )
     no_more_bets.click()  # the touch console's twin of the button
     expect(page.locator("body")).to_have_attribute("data-state", "no_more_bets")
     expect(no_more_bets).to_have_attribute("data-lit", "false")

@@ -29,7 +29,8 @@ def test_a_dealer_signs_in_at_the_console_and_the_rows_name_them(
     expect(page.locator("#not-console")).to_be_hidden()  # this browser is the console
 
     rows_before = table.journal.last_seq
-    page.locator('#buttons button[data-button="next"]').click()  # locked: nobody signed in
+    # locked: nobody signed in (the 7.1(a) shuffle is due, so SHUFFLED stands in NEXT's place)
+    page.locator('#buttons button[data-button="shuffled"]').click()
     expect(page.locator("#notices")).to_contain_text("no dealer is signed in")
     assert table.journal.last_seq == rows_before  # refused, and nothing journaled
 
@@ -43,6 +44,7 @@ def test_a_dealer_signs_in_at_the_console_and_the_rows_name_them(
     expect(page.locator("#signin-open")).to_have_text("SIGN OUT")
 
     hands.stack([])
+    hands.shuffled()  # SHUFFLED as the dealer now signed in, and the burn (7.1a)
     page.locator('#buttons button[data-button="next"]').click()  # betting opens
     expect(page.locator("body")).to_have_attribute("data-state", "betting")
     hands.wager(1)  # a sensor: its row names the dealer on duty too

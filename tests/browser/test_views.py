@@ -64,6 +64,8 @@ def test_the_page_loads_nothing_but_the_controllers_own_assets(
     assert response is not None
     assert "default-src 'self'" in response.headers["content-security-policy"]
     expect(page.locator("body")).to_have_attribute("data-conn", "live")
+    hands.stack([])
+    hands.shuffled()
     hands.press("next")
     expect(page.locator("body")).to_have_attribute("data-state", "betting")
     origin = urlsplit(table.server.url).netloc
@@ -79,6 +81,8 @@ def test_the_page_fits_the_screen_with_large_type(
     try:
         page = context.new_page()
         page.goto(console_url(table))  # as the kiosk shows it: signed in, with its console
+        hands.stack([])
+        hands.shuffled()
         hands.press("next")
         for box in (1, 2, 3, 4, 5):
             hands.wager(box)

@@ -366,9 +366,12 @@
       ["insurance_closed", "INSURANCE CLOSED", s === "insurance" || s === "insurance_settlement"],
       ["even_money", "EVEN MONEY", Boolean(b.insurance_open)],
       ["void_hand", "VOID HAND", false, "danger"],
-    ].map(([name, label, lit, cls]) => ({ body: { button: name }, label, lit, cls, name }))
-      // 7.1: the shuffle is confirmed, never taken from NEXT
-      .concat([{ name: "shuffled", label: "SHUFFLED", lit: Boolean(view.shuffle_due), body: { action: "shuffled", args: {} } }]);
+    ].map(([name, label, lit, cls]) => (
+      // 7.1: with a shuffle due, NEXT's place is SHUFFLED: a shuffle is confirmed, never
+      // taken from NEXT
+      name === "next" && b.shuffled && view.shuffle_due
+        ? { name: "shuffled", label: "SHUFFLED", lit: true, body: { action: "shuffled", args: {} } }
+        : { body: { button: name }, label, lit, cls, name }));
   }
 
   function pokerButtons(view) {
