@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from controller.app import kiosk_url, secrets_cli
-from controller.app.cli import main
+from controller.app import journal_cli, kiosk_url, secrets_cli
+from controller.app.cli import build_parser, main
 from controller.app.config import StaffMember, SupervisorConfig, TableConfig, parse_config
 from controller.app.demo import EXAMPLES, demo_config
 from controller.app.journal_dealers import NOBODY, duties, list_dealers, spans
@@ -195,9 +195,7 @@ def test_spans_of_rounds() -> None:
     assert spans([]) == "none"
 
 
-def test_journal_dealers_lists_rounds_per_dealer(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_journal_dealers_lists_rounds_per_dealer(tmp_path: Path) -> None:
     """The command itself, on a table's journal file: two dealers, one after the other."""
     table = RunningTable(config_for(tmp_path), simulate=True, seed=3, serve=False).start()
     signed: list[str] = []
@@ -210,8 +208,10 @@ def test_journal_dealers_lists_rounds_per_dealer(
             step(table, press, lambda: count(table, "ButtonPressed") == len(signed))
     finally:
         table.stop()
-    assert main(["journal", "dealers", str(tmp_path / "journal.sqlite")]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    args = build_parser().parse_args(["journal", "dealers", str(tmp_path / "journal.sqlite")])
+    out = io.StringIO()
+    assert journal_cli.run(args, out=out) == 0
+    lines = out.getvalue().splitlines()
     assert any(line.startswith("d07 (Tane Rewi): ") for line in lines), lines
     assert any(line.startswith("d09 (Mere Kahu): ") for line in lines), lines
     assert "still signed in" in lines[-1]
