@@ -17,6 +17,8 @@ from firmware_bridge import messages as m
 from sim_hardware.device import DeviceRefused, SimulatedDevice
 from sim_hardware.link import Link
 
+GATE_WAIT_SECONDS = 10.0  # how long a dealer waits at a locked gate before giving up
+
 
 class SimulatedShoe(SimulatedDevice):
     def __init__(
@@ -64,9 +66,13 @@ class SimulatedShoe(SimulatedDevice):
     def cards_left(self) -> int:
         return len(self._cards) - self._next
 
-    def draw_when_open(self, timeout: float = 2.0) -> Card:
+    def draw_when_open(self, timeout: float = GATE_WAIT_SECONDS) -> Card:
         """What a dealer does: wait for the gate to open (the controller's GATE_UNLOCK takes
-        a moment to arrive), then draw. Raises `DeviceRefused` if it stays locked."""
+        a moment to arrive), then draw. Raises `DeviceRefused` if it stays locked.
+
+        The wait ends as soon as the unlock arrives (the device's condition is notified
+        on every message); the timeout only bounds a gate that stays locked (a HOLD), so
+        it is generous: on a loaded machine the unlock can take seconds."""
         self.wait_for(lambda: not self.gate_locked, timeout)
         return self.draw()
 

@@ -5,6 +5,11 @@ real pseudo-terminal read by the real serial driver, the simulated chip sensors 
 buttons read by the real GPIO driver, the journal (in a temporary folder), the rules, and
 the status display. A scripted dealer and players (`sim_hardware.dealer`) play rounds
 continuously at a pace a person can follow, acting only through the simulated devices.
+
+``--config FILE`` simulates that table instead, on its own ``[display]`` port and its own
+``[journal]`` path (``--port`` and ``--journal`` override them). Without it, the journal goes
+in a new temporary folder, removed when the demo stops; a demo that was killed cannot remove
+its own, so the next demo removes the folders of demos that are no longer running.
 """
 
 from __future__ import annotations
@@ -13,7 +18,9 @@ import argparse
 import dataclasses
 import errno
 import logging
+import os
 import random
+import shutil
 import signal
 import socket
 import sys
@@ -55,9 +62,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--rounds", type=at_least(0), default=None, help="stop after this many rounds"
     )
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--port", type=tcp_port, default=8080, help="status display port")
     parser.add_argument(
-        "--journal", type=Path, default=None, help="journal file (default: a new temporary folder)"
+        "--port",
+        type=tcp_port,
+        default=None,
+        help="status display port (default: the config's [display] port; the examples' 8080)",
+    )
+    parser.add_argument(
+        "--journal",
+        type=Path,
+        default=None,
+        help="journal file (default: with --config, the config's [journal] path; without, "
+        "a new temporary folder, removed when the demo stops)",
     )
 
 
@@ -119,9 +135,61 @@ def sign_in_dealer(table: RunningTable) -> None:
         table.events.put(DealerSignedIn(source="console", staff_id=member.id, name=member.name))
 
 
-def demo_config(game: str, journal: Path, port: int, path: Path | None = None) -> TableConfig:
+def demo_config(
+    game: str, journal: Path | None, port: int | None, path: Path | None = None
+) -> TableConfig:
+    """The table config the demo runs: ``path``, or the game's example; ``journal`` and
+    ``port``, when given, in place of the config's own."""
     config = load_config(path or EXAMPLES / f"{game}-table.toml")
-    return dataclasses.replace(config, journal_path=journal, display_port=port)
+    if journal is not None:
+        config = dataclasses.replace(config, journal_path=journal)
+    if port is not None:
+        config = dataclasses.replace(config, display_port=port)
+    return config
+
+
+FOLDER_PREFIX = "tablectl-demo-"
+OWNER_FILE = "owner.pid"
+
+
+def demo_folder() -> tempfile.TemporaryDirectory[str]:
+    """A new temporary folder for the demo's journal, marked with this process's id. A
+    demo that is stopped removes its folder; one that is killed (SIGKILL, a power cut)
+    cannot, so each demo first removes the folders of demos that are no longer running
+    (`remove_stale_folders`)."""
+    remove_stale_folders(Path(tempfile.gettempdir()))
+    folder = tempfile.TemporaryDirectory(prefix=FOLDER_PREFIX)
+    (Path(folder.name) / OWNER_FILE).write_text(f"{os.getpid()}\n")
+    return folder
+
+
+def remove_stale_folders(root: Path) -> list[Path]:
+    """Remove this user's demo folders in ``root`` whose demo is no longer running (its
+    process id, in the folder, names no process). A folder without that mark, another
+    user's, or one whose process is alive (or whose id was reused) is left alone."""
+    removed = []
+    for folder in root.glob(FOLDER_PREFIX + "*"):
+        try:
+            if folder.is_symlink() or folder.stat().st_uid != os.getuid():
+                continue
+            pid = int((folder / OWNER_FILE).read_text())
+        except (OSError, ValueError):
+            continue
+        if pid != os.getpid() and not _running(pid):
+            shutil.rmtree(folder, ignore_errors=True)
+            log.info("removed %s, left by a demo (pid %d) that was killed", folder, pid)
+            removed.append(folder)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def make_dealer(table: RunningTable, rng: random.Random) -> Dealer:
@@ -190,11 +258,10 @@ def act(table: RunningTable, dealer: Dealer) -> str:
 
 def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     folder = None
-    if args.journal is None:
-        folder = tempfile.TemporaryDirectory(prefix="tablectl-demo-")
+    journal = args.journal
+    if journal is None and args.config is None:
+        folder = demo_folder()
         journal = Path(folder.name) / "journal.sqlite"
-    else:
-        journal = args.journal
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
     try:
         config = demo_config(args.game, journal, args.port, args.config)
@@ -209,7 +276,8 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
             folder.cleanup()
         return 2 if isinstance(exc, TableError) else 1
     print(
-        f"SIMULATED {args.game} table {config.table_id} (seed {seed}); journal {journal}",
+        f"SIMULATED {config.game} table {config.table_id} (seed {seed}); "
+        f"journal {config.journal_path}",
         file=out,
         flush=True,
     )

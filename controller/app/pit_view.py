@@ -43,6 +43,25 @@ from controller.errors import TableError
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "pit_static"
+PASSWORD_ENV = "TABLECTL_PIT_PASSWORD"
+
+
+def broker_password(args: argparse.Namespace) -> str:
+    """The broker password from the environment. A variable named with ``--password-env``,
+    or the default one when a ``--username`` needs a password, must be set: an unset one
+    would log in with no password and be refused ("Not authorized") again and again."""
+    name = args.password_env or PASSWORD_ENV
+    password = os.environ.get(name)
+    if password is None:
+        if args.password_env is not None:
+            raise TableError(f"--password-env names {name}, which is not set")
+        if args.username:
+            raise TableError(
+                f"--username {args.username} needs its password in {name}, which is not set "
+                "(or name another variable with --password-env)"
+            )
+        return ""
+    return password
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,8 +72,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--username", default="", help="broker user (the pit's, read-only)")
     parser.add_argument(
         "--password-env",
-        default="TABLECTL_PIT_PASSWORD",
-        help="environment variable holding the broker password",
+        default=None,
+        metavar="NAME",
+        help=f"environment variable holding the broker password (default {PASSWORD_ENV}; "
+        "a variable named here, or needed for --username, that is not set is an error)",
     )
     parser.add_argument("--ca-file", default="", help="CA certificate for mqtts://")
     parser.add_argument("--quiet-after", type=seconds, default=60.0, metavar="SECONDS")
@@ -345,18 +366,19 @@ class PitView(WebThread):
 
 def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     try:
+        password = broker_password(args)
         view = PitView(
             args.broker,
             host=args.host,
             port=args.port,
             prefix=args.prefix,
             username=args.username,
-            password=os.environ.get(args.password_env, ""),
+            password=password,
             ca_file=args.ca_file,
             quiet_after=args.quiet_after,
         ).start()
     except (TableError, OSError) as exc:
-        log.error("tablectl pit: %s", exc)
+        print(f"tablectl pit: {exc}", file=sys.stderr)
         return 2
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())

@@ -207,3 +207,20 @@ def test_journal_export_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
         proc.stderr.close()
         assert errors == ""
         assert code != 0
+
+
+# --- the pit's password (issue 19, item 6) -------------------------------------------------
+
+
+def test_pit_password_env_naming_an_unset_variable_is_an_error() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "NO_SUCH_PIT_PASSWORD"}
+    result = tablectl(
+        "pit", "--broker", "mqtt://127.0.0.1:1", "--password-env", "NO_SUCH_PIT_PASSWORD", env=env
+    )
+    one_line(result, "tablectl pit: ", "NO_SUCH_PIT_PASSWORD", "not set")
+
+
+def test_pit_username_without_its_password_is_an_error() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "TABLECTL_PIT_PASSWORD"}
+    result = tablectl("pit", "--broker", "mqtt://127.0.0.1:1", "--username", "pit", env=env)
+    one_line(result, "TABLECTL_PIT_PASSWORD", "not set")
