@@ -259,6 +259,11 @@ def act(table: RunningTable, dealer: Dealer) -> str:
 def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     folder = None
     journal = args.journal
+    if journal is not None and not journal.parent.is_dir():
+        print(
+            f"tablectl demo: --journal: the folder {journal.parent} does not exist", file=sys.stderr
+        )
+        return 2
     if journal is None and args.config is None:
         folder = demo_folder()
         journal = Path(folder.name) / "journal.sqlite"
@@ -271,6 +276,8 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
         # a busy port is the likely one: "cannot serve the status display on ...: address
         # already in use" (another demo, or a table, is running: try --port)
         hint = " (is another table running? try --port)" if _in_use(exc) else ""
+        if "journal.path" in str(exc) and args.journal is None:
+            hint = " (or give the demo a journal with --journal)"
         print(f"tablectl demo: {exc}{hint}", file=sys.stderr)
         if folder is not None:
             folder.cleanup()

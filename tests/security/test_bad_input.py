@@ -142,6 +142,12 @@ def test_demo_on_a_port_in_use_says_so_and_leaves_nothing_behind(
     assert not list(tmp_path.glob("tablectl-demo-*"))
 
 
+def test_demo_journal_in_a_folder_that_does_not_exist_is_refused(tmp_path: Path) -> None:
+    typo = tmp_path / "nope" / "j.sqlite"
+    one_line(tablectl("demo", "--journal", str(typo), "--port", "0"), "--journal", str(typo.parent))
+    assert not typo.parent.exists()
+
+
 def test_sim_shoe_on_a_tcp_port_in_use_says_so(busy_port: int) -> None:
     one_line(tablectl("sim-shoe", "--tcp", str(busy_port)), f"127.0.0.1:{busy_port}", "in use")
 
