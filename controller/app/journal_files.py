@@ -119,8 +119,21 @@ def open_journal(
 
 
 def open_table_journal(config: TableConfig) -> Journal:
-    """The running table's journal: created with its key when new, checked when not."""
-    return open_journal(config.journal_path, key_file=config.journal_key, create=True)
+    """The running table's journal: created with its key when new, checked when not. A
+    journal that does not check out is refused in one line that names the row and says
+    what happens next."""
+    try:
+        return open_journal(config.journal_path, key_file=config.journal_key, create=True)
+    except JournalCorrupt as exc:
+        raise JournalCorrupt(
+            exc.seq, f"{exc.reason}; {REFUSED.format(config.journal_path)}"
+        ) from None
+
+
+REFUSED = (
+    "the table does not play on it, and {} is left as it is (a supervisor opens a new "
+    "journal: tablectl journal reopen)"
+)
 
 
 class BackgroundCheck:

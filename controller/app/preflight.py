@@ -91,6 +91,39 @@ def check_journal_folder(config: TableConfig, at: Where) -> None:
         raise at.error(f"the folder {folder} is not writable by this user", "journal", "path")
 
 
+def check_journal_key(config: TableConfig, at: Where) -> None:
+    """The journal's key (issue 12): an existing journal needs its key (without it the
+    journal cannot be checked, and is not used); a key that is there must be one only the
+    service can read; a checkpoint without its journal means the journal was moved."""
+    from controller.app.journal_files import KEY_WHAT, journal_key_path
+    from controller.app.secrets import read_secret
+    from controller.journal import checkpoint_path
+
+    key = journal_key_path(config)
+    where = ("journal", "key_file") if config.journal_key is not None else ("journal", "path")
+    if key.exists():
+        try:
+            read_secret(key, KEY_WHAT)
+        except ConfigError as exc:
+            raise at.error(str(exc), *where) from None
+    elif config.journal_path.exists():
+        raise at.error(
+            f"the key of the journal {config.journal_path} ({key}) is missing, so the journal "
+            "cannot be checked and is not used (a new journal: tablectl journal reopen)",
+            *where,
+        )
+    elif not key.parent.is_dir():
+        raise at.error(f"the folder {key.parent} does not exist (create it first)", *where)
+    marker = checkpoint_path(config.journal_path)
+    if not config.journal_path.exists() and marker.exists():
+        raise at.error(
+            f"no journal at {config.journal_path}, but its checkpoint {marker.name} is there: "
+            "the journal was moved or deleted (put it back, or tablectl journal reopen)",
+            "journal",
+            "path",
+        )
+
+
 def check_console_secret(config: TableConfig, at: Where) -> None:
     """The console's secret (docs/security.md): one that is there must be well formed and
     readable by nobody but the service and its group; a missing one is created by
@@ -157,6 +190,7 @@ CHECKS: list[Check] = [
     check_lockout,
     check_display,
     check_journal_folder,
+    check_journal_key,
     check_console_secret,
     check_pit,
     check_files,

@@ -38,6 +38,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Blocked before any thread starts, so that every thread inherits it: a SIGTERM that
+    # comes during the start (systemd stopping a table that is still starting) waits for
+    # `serve_until_signalled` instead of killing the process in whichever thread it hits.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
         config = load_config(args.config)
         table = RunningTable(config, simulate=args.sim, seed=args.seed).start()
