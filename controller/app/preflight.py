@@ -44,22 +44,17 @@ Check = Callable[[TableConfig, Where], None]
 
 
 def check_pin_hashes(config: TableConfig, at: Where) -> None:
-    """Every PIN hash parses (the console refuses to start on one that does not): a PIN
-    written where its hash belongs is the likely mistake."""
+    """Every ``[[staff]]`` PIN hash parses (the console refuses to start on one that does
+    not): a PIN written where its hash belongs is the likely mistake."""
     from controller.app.supervisor import parse_hash
 
-    hashes: list[tuple[str, tuple[str, ...]]] = [
-        (member.pin_hash, ("staff", "pin_hash")) for member in getattr(config, "staff", ())
-    ]
-    shared = getattr(config.supervisor, "pin_hash", None)  # the older, shared PIN
-    if isinstance(shared, str):
-        hashes.append((shared, ("supervisor", "pin_hash")))
-    for stored, path in hashes:
+    for member in config.staff:
         try:
-            parse_hash(stored)
+            parse_hash(member.pin_hash)
         except ConfigError as exc:
-            detail = str(exc).removeprefix("[supervisor] pin_hash ")
-            raise at.error(f"{detail} (never the PIN itself)", *path) from None
+            raise at.error(
+                f"{member.id}: {exc} (never the PIN itself)", "staff", "pin_hash"
+            ) from None
 
 
 def check_lockout(config: TableConfig, at: Where) -> None:
