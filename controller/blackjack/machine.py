@@ -10,9 +10,10 @@ generated from `STATES` and `TRANSITIONS`)::
 `BlackjackTable.handle` is the single entry for the controller's event loop: it takes a
 `controller.ports.Event` and returns commands (gate, lamps) and frozen records (payouts
 due, violations...). The rules API (`can_double`, `verify_double`, `double`, ...) lives in
-`controller.blackjack.actions`. A card always goes somewhere: a card that arrives when the
-rules allow none is recorded as a `Violation`, the shoe gate locks and the table holds
-until `supervisor_clear` (DESIGN "Runtime model": the controller cannot undo physics).
+`controller.blackjack.actions`, the layout's sensors in `controller.blackjack.layout`. A
+card always goes somewhere: a card that arrives when the rules allow none is recorded as
+a `Violation`, the shoe gate locks and the table holds until `supervisor_clear` (DESIGN
+"Runtime model": the controller cannot undo physics).
 
 Few triggers per round (about eight) and no copies on the card path: the simulator plays
 a million rounds through this class.
@@ -25,9 +26,9 @@ from typing import Any
 
 from transitions import Machine
 
-from controller.blackjack.actions import RulesActions, parse_spot
 from controller.blackjack.display import TableView, snapshot
 from controller.blackjack.hand import Box
+from controller.blackjack.layout import LayoutSensors
 from controller.blackjack.records import (
     CardBurned,
     HoldDecision,
@@ -127,7 +128,7 @@ _LAMPS = {
 _ALL_OFF = dict.fromkeys(Lamp, LampPattern.OFF)
 
 
-class BlackjackTable(RulesActions):
+class BlackjackTable(LayoutSensors):
     """One blackjack table's round, driven by device events. Not thread-safe by design:
     only the controller thread touches it (DESIGN "Runtime model")."""
 
@@ -497,125 +498,3 @@ class BlackjackTable(RulesActions):
             )
         elif button is ConsoleButton.SUPERVISOR:
             self._refuse("HOLD", "a supervisor clears a hold by name and decision (PIN)")
-
-    def _double_from_spots(self, box: int) -> None:
-        """DOUBLE on a table with double-spot readers: the extra wagers are the chips
-        sensed on the box's double spots, each up to its person's original wager."""
-        extras = {p: a for (b, p), a in self._double_sensed.items() if b == box and a}
-        if 1 not in extras:
-            self._refuse("double", f"no chips sensed on double{box}: place the double first")
-        self.verify_double(box)
-        for person, amount in extras.items():
-            self._check_double_extra(box, person, amount)
-        self._double(box, extras)
-
-    def spot_changed(self, spot: str, occupied: bool, total: int | None) -> None:
-        """A bet, insurance, double or discard-rack sensor changed (``total`` from chip
-        readers; a reader's 0 is an empty spot)."""
-        parsed = parse_spot(spot)
-        if spot == "discard":
-            if occupied and self._removals and self.variants.discard_rack_reader:
-                self.confirm_removal()
-            return
-        if parsed is None:
-            log.info("ignored sensor %s", spot)
-            return
-        kind, number, person = parsed
-        if not 1 <= number <= len(self.boxes):
-            return
-        box = self.boxes[number - 1]
-        state = self.state
-        if occupied and total is None and self.variants.chip_readers:
-            return  # the chip reader's ChipsSensed says how much
-        if total == 0:
-            occupied = False
-        try:
-            if kind == "box":
-                amount = (total if total is not None else self.variants.units_per_spot) * occupied
-                if not (occupied and total is None and person in box.stakes):
-                    self._sensed[number, person] = amount
-                if state == "betting":
-                    try:
-                        self.place_wager(number, person, amount)
-                    except IllegalAction as exc:
-                        self.refused_wagers[spot] = f"rule {exc.rule}: {exc.reason}"
-                        raise
-                    self.refused_wagers.pop(spot, None)
-                elif (
-                    state in _WAGERS_FROZEN
-                    and amount != box.stakes.get(person, 0)
-                    and not (occupied and total is None and person in box.stakes)
-                    and not (not occupied and _settled(box, person))
-                ):
-                    self._violate(
-                        "4.2", f"wager on {spot} changed after betting closed", None,
-                        f"the sensor on {spot}",
-                    )  # fmt: skip
-            elif kind == "double":
-                self._double_sensed[number, person] = total if total is not None else 0
-            elif kind == "insurance":
-                self._insurance_spot(spot, box, person, occupied, total)
-        except IllegalAction as exc:
-            self._out.append(Refused(exc.rule, exc.reason, f"sensor {spot}"))
-
-    def _insurance_spot(
-        self, spot: str, box: Box, person: int, occupied: bool, total: int | None
-    ) -> None:
-        state = self._held_from if self.state == "hold" else self.state
-        if state == "insurance":
-            if occupied:
-                stake = box.stakes.get(person, 0)
-                self.insure(box.number, person, stake // 2 if total is None else total)
-            else:
-                self._withdraw_insurance(box, person)
-        elif state == "insurance_settlement" and not occupied:
-            self.insurance_collected(box, person)
-        elif (
-            not occupied
-            and state in _INSURANCE_LIVE
-            and person in box.insurance
-            and person not in box.insurance_collected
-            and not box.void
-        ):
-            # taken back before the dealer's second card: the wager stands until it is
-            # paid (9.4) or collected (9.5); a supervisor decides
-            box.insurance_off.add(person)
-            self._violate(
-                "9.5",
-                f"insurance on {spot} taken off the layout before the dealer's second card: "
-                "an insurance wager placed under 9.2 stands until it is paid (9.4) or "
-                "collected (9.5); after the supervisor, the dealer collects it from the "
-                "player (INSURANCE CLOSED) if it loses",
-                None,
-                f"the sensor on {spot}",
-            )
-        elif occupied and person in box.insurance_off and state in _INSURANCE_LIVE:
-            box.insurance_off.discard(person)  # put back on the layout
-        elif occupied and state in _WAGERS_FROZEN:
-            self._violate(
-                "9.2", f"insurance on {spot} placed after further cards", None,
-                f"the sensor on {spot}",
-            )  # fmt: skip
-
-
-# Insurance is on the layout, not yet paid or collected (9.4, 9.5).
-_INSURANCE_LIVE = frozenset({"boxes_acting", "dealer_second"})
-
-
-_WAGERS_FROZEN = frozenset(
-    {
-        "no_more_bets",
-        "initial_deal",
-        "insurance",
-        "boxes_acting",
-        "dealer_second",
-        "insurance_settlement",
-        "dealer_drawing",
-    }
-)
-
-
-def _settled(box: Box, person: int) -> bool:
-    """A wager the dealer (or player) may clear mid-round: paid at once (10.1, 10.3a: "the
-    player may remove the wager and winnings"), voided (9.6) or every hand bust."""
-    return box.paid_at_once(person) or box.void or all(h.hard > 21 for h in box.hands)
