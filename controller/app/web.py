@@ -48,25 +48,34 @@ surveillance page, the state and the events to others, and no console route at a
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
 import json
 import logging
 import queue
 import ssl
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 
-from controller.app.config import LOOPBACK, STAFF_ID, StaffMember, SupervisorConfig, TableConfig
+from controller.app.config import StaffMember, SupervisorConfig, TableConfig
+from controller.app.console_auth import (
+    COOKIE,
+    MAX_BODY,
+    MAX_REASON,
+    BadRequest,
+    ConsoleCheck,
+    Refusals,
+    body_fields,
+    console_secret,
+    pin_of,
+    staff_id_of,
+    tls_context,
+)
 from controller.app.console_schema import BadArguments, console_actions, supervisor_decisions
-from controller.app.secrets import create_secret, read_secret
 from controller.app.supervisor import PinGate
 from controller.app.webthread import WebThread
-from controller.errors import ConfigError
 from controller.ports import (
     ButtonPressed,
     ConsoleAction,
@@ -90,45 +99,7 @@ CSP = (
 )
 PAGES = {"/": "index.html", "/surveillance": "surveillance.html"}
 VIEW_PAGES = {"/": "surveillance.html", "/surveillance": "surveillance.html"}
-COOKIE = "tablectl_console"
-HEADER = "X-Tablectl-Console"
-MAX_BODY = 4096
 CONSOLE = "console"  # the one console of a table: the key of its wrong-PIN count
-MAX_REASON = 200
-MAX_PIN = 32
-
-
-def console_cookie(secret: bytes) -> str:
-    """The console cookie's value: derived from the secret (so it survives a restart of
-    the controller and changes when the secret is rotated), never the secret itself."""
-    return hmac.new(secret, b"console-cookie-v1", hashlib.sha256).hexdigest()
-
-
-class _Refusals:
-    """Logs refused requests at most once per `every` seconds, counting the rest, so a
-    flood of bad requests cannot flood the log."""
-
-    def __init__(self, every: float = 5.0) -> None:
-        self.every = every
-        self._last = -every
-        self._quiet = 0
-
-    def note(self, request: web.Request, status: int, why: str) -> None:
-        now = time.monotonic()
-        if now - self._last < self.every:
-            self._quiet += 1
-            return
-        more = f" ({self._quiet} more refused since)" if self._quiet else ""
-        self._last, self._quiet = now, 0
-        log.warning(
-            "refused %s %s from %s: %d %s%s",
-            request.method,
-            request.path,
-            request.remote,
-            status,
-            why,
-            more,
-        )
 
 
 class StatusServer(WebThread):
@@ -154,12 +125,12 @@ class StatusServer(WebThread):
         self.readonly = readonly
         self.ssl_context = ssl_context
         self.gate = gate if gate is not None else PinGate(staff, lockout)
-        self._cookie = None if secret is None else console_cookie(secret)
+        self.check = ConsoleCheck(secret)
         self._secret_hex = None if secret is None else secret.hex()
         self._state: dict[str, Any] = {}
         self._state_text = "{}"
         self._version = 0
-        self._refusals = _Refusals()
+        self._refusals = Refusals()
         self._pin_lock: asyncio.Lock | None = None
         self.views: list[StatusServer] = []  # read-only mirrors on other addresses
 
@@ -236,14 +207,15 @@ class StatusServer(WebThread):
         """``/?console=<secret>``: right, the cookie is set and the browser sent to ``/``
         (the secret leaves the address bar and the history entry); wrong, refused."""
         given = request.query.get("console", "").strip().lower()
-        if self._secret_hex is None or self._cookie is None or request.path != "/":
+        cookie = self.check.cookie
+        if self._secret_hex is None or cookie is None or request.path != "/":
             return self._deny(request, 403, "this server has no console")
         if not hmac.compare_digest(given.encode(), self._secret_hex.encode()):
             return self._deny(request, 403, "not this table's console secret")
         response = web.Response(status=303, headers={"Location": "/", "Cache-Control": "no-store"})
         response.set_cookie(
             COOKIE,
-            self._cookie,
+            cookie,
             httponly=True,
             samesite="Strict",
             path="/",
@@ -286,38 +258,7 @@ class StatusServer(WebThread):
 
     def is_console(self, request: web.Request) -> bool:
         """Whether the request carries this table's console cookie."""
-        given = request.cookies.get(COOKIE, "")
-        return self._cookie is not None and hmac.compare_digest(
-            given.encode(), self._cookie.encode()
-        )
-
-    def _own_host(self, host: str) -> bool:
-        """``Host`` names this server (a DNS-rebinding page names its own host). Over TLS,
-        any name on this port: the certificate check already refuses a rebound name."""
-        name, _, port = host.rpartition(":")
-        if port != str(self.port):
-            return False
-        if self.ssl_context is not None:
-            return True
-        return name.strip("[]") in (*LOOPBACK, self.host)
-
-    def _refusal(self, request: web.Request) -> tuple[int, str] | None:
-        """Why a console request is refused, or None: checked before the body is read."""
-        host = request.headers.get("Host", "")
-        if not self._own_host(host):
-            return 403, "the Host is not this server"
-        origin = request.headers.get("Origin")
-        if origin is not None and origin != f"{request.scheme}://{host}":
-            return 403, "a request from another origin"
-        if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
-            return 403, "a request from another site"
-        if request.headers.get(HEADER) != "1":
-            return 403, f"the {HEADER} header is missing"
-        if not self.is_console(request):
-            return 401, "not the table's console (open the console URL: tablectl kiosk-url)"
-        if request.content_type != "application/json":
-            return 415, "the body must be application/json"
-        return None
+        return self.check.is_console(request)
 
     def _deny(self, request: web.Request, status: int, why: str) -> web.Response:
         self._refusals.note(request, status, why)
@@ -327,7 +268,9 @@ class StatusServer(WebThread):
         self, handler: Callable[[web.Request, dict[str, Any]], Awaitable[web.Response]]
     ) -> Callable[[web.Request], Awaitable[web.Response]]:
         async def guarded(request: web.Request) -> web.Response:
-            refused = self._refusal(request)
+            refused = self.check.refusal(
+                request, host=self.host, port=self.port, tls=self.ssl_context is not None
+            )
             if refused is not None:
                 return self._deny(request, *refused)
             try:
@@ -359,7 +302,7 @@ class StatusServer(WebThread):
     async def _post_console(self, request: web.Request, body: dict[str, Any]) -> web.Response:
         event: Event
         if "button" in body:
-            _fields(body, required={"button"}, optional=frozenset({"held"}))
+            body_fields(body, required={"button"}, optional=frozenset({"held"}))
             try:
                 button = ConsoleButton(body["button"])
             except (ValueError, TypeError):
@@ -371,7 +314,7 @@ class StatusServer(WebThread):
                 raise BadRequest("'held' is true or false")
             event = ButtonPressed(source="console", button=button, held=held)
         else:
-            _fields(body, required={"action"}, optional=frozenset({"args"}))
+            body_fields(body, required={"action"}, optional=frozenset({"args"}))
             action, args = body["action"], body.get("args", {})
             schema = console_actions(self.game)
             if not isinstance(action, str) or action not in schema:
@@ -410,8 +353,8 @@ class StatusServer(WebThread):
         )
 
     async def _post_signin(self, request: web.Request, body: dict[str, Any]) -> web.Response:
-        _fields(body, required={"staff", "pin"})
-        staff, pin = _staff_id(body["staff"]), _pin(body["pin"])
+        body_fields(body, required={"staff", "pin"})
+        staff, pin = staff_id_of(body["staff"]), pin_of(body["pin"])
         verdict = await self._attempt(staff, pin, "dealer")
         if verdict.member is None:
             self.events.put(
@@ -430,7 +373,7 @@ class StatusServer(WebThread):
         )
 
     async def _post_signout(self, request: web.Request, body: dict[str, Any]) -> web.Response:
-        _fields(body, required=set())
+        body_fields(body, required=set())
         dealer = self._state.get("dealer")
         if not isinstance(dealer, dict):
             return web.json_response(
@@ -442,8 +385,8 @@ class StatusServer(WebThread):
         return web.json_response({"accepted": True}, status=202)
 
     async def _post_supervisor(self, request: web.Request, body: dict[str, Any]) -> web.Response:
-        _fields(body, required={"staff", "pin", "decision", "reason"})
-        staff, pin = _staff_id(body["staff"]), _pin(body["pin"])
+        body_fields(body, required={"staff", "pin", "decision", "reason"})
+        staff, pin = staff_id_of(body["staff"]), pin_of(body["pin"])
         decision, reason = body["decision"], body["reason"]
         if not isinstance(decision, str) or decision not in supervisor_decisions(self.game):
             raise BadRequest("a supervisor action needs a decision the game knows")
@@ -470,33 +413,6 @@ class StatusServer(WebThread):
         return web.json_response({"accepted": True}, status=202)
 
 
-class BadRequest(ValueError):
-    """A console request whose body does not fit: 400, not journaled."""
-
-
-def _fields(
-    body: dict[str, Any], *, required: set[str], optional: frozenset[str] = frozenset()
-) -> None:
-    unknown = set(body) - required - optional
-    if unknown:
-        raise BadRequest(f"unknown fields: {', '.join(sorted(repr(k)[:40] for k in unknown))}")
-    missing = required - set(body)
-    if missing:
-        raise BadRequest(f"missing fields: {', '.join(sorted(missing))}")
-
-
-def _staff_id(value: Any) -> str:
-    if not isinstance(value, str) or not STAFF_ID.fullmatch(value):
-        raise BadRequest("a staff id is 1 to 32 letters, digits, '.', '-' or '_'")
-    return value
-
-
-def _pin(value: Any) -> str:
-    if not isinstance(value, str) or not value or len(value) > MAX_PIN:
-        raise BadRequest("a PIN is text of 1 to 32 characters")
-    return value
-
-
 async def _headers(request: web.Request, response: web.StreamResponse) -> None:
     """Every response says: nothing but this server may be loaded (no CDN, no fonts from
     the internet), and the page may not be framed elsewhere."""
@@ -505,30 +421,6 @@ async def _headers(request: web.Request, response: web.StreamResponse) -> None:
     response.headers["Referrer-Policy"] = "no-referrer"
     if request.path.startswith("/static/"):  # after an upgrade the kiosk must not run old JS
         response.headers["Cache-Control"] = "no-cache"
-
-
-def console_secret(config: TableConfig) -> bytes:
-    """The table's console secret; created (and logged) when it is missing, so a first
-    start works. Group-readable: the kiosk user reads it through the service's group."""
-    path = config.console_secret_file
-    if not path.exists():
-        create_secret(path, mode=0o640)
-        log.warning("created the console secret %s (docs/security.md)", path)
-    return read_secret(path, "the console secret")
-
-
-def tls_context(config: TableConfig) -> ssl.SSLContext | None:
-    if not config.tls_cert_file:
-        return None
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    try:
-        context.load_cert_chain(config.tls_cert_file, config.tls_key_file)
-    except (OSError, ssl.SSLError) as exc:
-        raise ConfigError(
-            f"{config.source}: [display] tls_cert_file/tls_key_file "
-            f"({config.tls_cert_file}, {config.tls_key_file}): cannot load: {exc}"
-        ) from exc
-    return context
 
 
 def status_server(config: TableConfig, events: queue.Queue[Any]) -> StatusServer:

@@ -17,6 +17,7 @@ import pytest
 
 from controller.app import pin_hash
 from controller.app.config import StaffMember, SupervisorConfig
+from controller.app.console_auth import COOKIE, HEADER, console_cookie
 from controller.app.supervisor import (
     IdentityRefused,
     PinGate,
@@ -25,7 +26,7 @@ from controller.app.supervisor import (
     identify,
     parse_hash,
 )
-from controller.app.web import COOKIE, HEADER, StatusServer, console_cookie
+from controller.app.web import StatusServer
 from controller.errors import ConfigError
 from controller.ports import (
     ButtonPressed,
