@@ -118,10 +118,14 @@ class BlackjackFuzz(RuleBasedStateMachine):
 
     @rule(button=st.sampled_from(ConsoleButton))
     def press(self, button: ConsoleButton) -> None:
-        table = self.table
-        if button is ConsoleButton.NEXT and table.state == "round_over" and table.shuffle.due:
-            self._reload()  # the dealer shuffles the shoe when 7.1 says so
-        self._take(table.handle(ButtonPressed(source="console", button=button)))
+        self._take(self.table.handle(ButtonPressed(source="console", button=button)))
+
+    @rule()
+    def shuffled(self) -> None:
+        """The dealer shuffles and confirms SHUFFLED (NEXT never confirms a shuffle, 7.1)."""
+        if self.table.can_shuffled():
+            self._reload()
+        self._api("shuffled")
 
     @rule(spot=spots, on=st.booleans(), total=st.one_of(st.none(), st.integers(0, 30)))
     def sensor(self, spot: str, on: bool, total: int | None) -> None:
@@ -157,9 +161,13 @@ class BlackjackFuzz(RuleBasedStateMachine):
     def confirm_removal(self) -> None:
         self._api("confirm_removal")
 
-    @rule(who=st.sampled_from(["pit boss", "", " "]), decision=st.sampled_from(HoldDecision))
-    def supervisor(self, who: str, decision: HoldDecision) -> None:
-        self._api("supervisor_clear", who, decision)
+    @rule(
+        who=st.sampled_from(["pit boss", "", " "]),
+        decision=st.sampled_from(HoldDecision),
+        box=st.one_of(st.none(), st.integers(0, 8)),
+    )
+    def supervisor(self, who: str, decision: HoldDecision, box: int | None) -> None:
+        self._api("supervisor_clear", who, decision, box)
 
     def _dealer(self, choice: int) -> None:
         """What a dealer would do next: keeps rounds going to settlement."""
@@ -172,6 +180,10 @@ class BlackjackFuzz(RuleBasedStateMachine):
                 self.sensor("discard", True, None)
             else:
                 press(ConsoleButton.NEXT)
+        elif state == "round_over" and table.shuffle.due:
+            self.shuffled()
+        elif state == "round_over" and table.shuffle.burns_due:
+            self.card_from_the_shoe()  # the burn
         elif state in ("round_over", "settlement", "insurance"):
             press(ConsoleButton.NEXT)
         elif state == "betting":
