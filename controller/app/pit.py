@@ -75,6 +75,7 @@ ALARM_KINDS = {
     "DeviceRestored": "cleared",
     "DeviceFault": "device",
     "ControllerFault": "fault",
+    "JournalBroken": "fault",  # the journal's full check after the start: the table stops
 }
 
 

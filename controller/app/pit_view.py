@@ -8,6 +8,16 @@ files in ``pit_static/``, nothing from the internet) that shows, per table: the 
 state, the round count, holds (with the rule they cite) and recent alarms, online or
 offline, and the age of its last event.
 
+**The journal's head** (issue 12): every state carries the table's journal head, its last
+row's seq and hash (``journal_seq``, ``journal_hash``), and every alarm its row's. The
+floor remembers the hashes it has seen per table (the newest `HEADS_KEPT`) and raises a
+journal alarm, kept on the table's row until the view restarts, when a table's head goes
+backwards (rows cut off the end while the table was off, or a new journal opened) or forks
+(a hash at a row it has seen with another: the journal was rewritten). That is the check a
+person with the SD card and the journal's key cannot get past, since they cannot reach the
+pit: what the table's own start-up check cannot see (docs/security.md). Surveillance checks
+a journal against a head shown here with ``tablectl journal verify --head SEQ:HASH``.
+
 Online/offline comes from the retained ``status`` topic, which the broker itself sets to
 ``offline`` (the table's MQTT Last Will) when a table dies or its network drops, within
 1.5 keepalive periods. A table still online that has said nothing for ``--quiet-after``
@@ -43,6 +53,7 @@ from controller.errors import TableError
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "pit_static"
+HEADS_KEPT = 4096  # journal hashes remembered per table, to see a fork at a row seen before
 PASSWORD_ENV = "TABLECTL_PIT_PASSWORD"
 
 
@@ -101,6 +112,9 @@ class TableSeen:
     last_heard: float | None = None  # monotonic, when the pit last heard from it
     last_event: float | None = None  # monotonic, when its last journal event arrived
     alarms: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=5))
+    journal_hash: str = ""  # the head's hash (with journal_seq)
+    heads: dict[int, str] = field(default_factory=dict)  # seq -> hash seen, newest last
+    journal_alarm: str = ""  # the head went backwards or forked (kept until restart)
 
     def as_dict(self, now: float, quiet_after: float) -> dict[str, Any]:
         quiet = (
@@ -124,6 +138,8 @@ class TableSeen:
             "last_kind": self.last_kind,
             "last_event_age": None if self.last_event is None else round(now - self.last_event, 1),
             "alarms": list(self.alarms),
+            "journal_hash": self.journal_hash,
+            "journal_alarm": self.journal_alarm,
         }
 
 
@@ -181,8 +197,11 @@ class Floor:
                 seen.reason = str(body.get("reason", ""))
                 seen.game = str(body.get("game", seen.game))
             elif kind == "state":
-                self._state(seen, body.get("state", {}), now - self._age(body.get("at")))
+                state = body.get("state") or {}
+                self._watch_head(seen, state.get("journal_seq"), state.get("journal_hash"), True)
+                self._state(seen, state, now - self._age(body.get("at")))
             elif kind == "alarm":
+                self._watch_head(seen, body.get("seq"), body.get("hash"), False)
                 seen.alarms.appendleft(
                     {
                         "seq": body.get("seq"),
@@ -206,6 +225,41 @@ class Floor:
             listeners = list(self.listeners)
         for listener in listeners:
             listener()
+
+    @staticmethod
+    def _watch_head(seen: TableSeen, seq: Any, digest: Any, head: bool) -> None:
+        """A row's hash the table published (``head``: its journal's last row). A head
+        below the last one seen, or a hash other than the one seen at that row, raises the
+        table's journal alarm."""
+        if not isinstance(seq, int) or not isinstance(digest, str) or not digest:
+            return  # a table from before issue 12 publishes no hash
+        known = seen.heads.get(seq)
+        alarm = ""
+        if known is not None and known != digest:
+            alarm = (
+                f"journal forked at row {seq}: hash {digest[:12]}, where {known[:12]} was "
+                "seen before (the journal was rewritten)"
+            )
+        elif head and seq < seen.journal_seq:
+            alarm = (
+                f"journal head went back from row {seen.journal_seq} to row {seq} (rows cut "
+                "off the end, or a new journal opened)"
+            )
+        if alarm:
+            log.error("table %s/%s: %s", seen.site, seen.table, alarm)
+            seen.journal_alarm = alarm
+            seen.alarms.appendleft(
+                {"seq": seq, "severity": "journal", "kind": "JournalHead", "rule": "",
+                 "message": alarm, "wall": None}
+            )  # fmt: skip
+            for later in [s for s in seen.heads if s > seq]:  # another journal's rows now
+                del seen.heads[later]
+        seen.heads.pop(seq, None)
+        seen.heads[seq] = digest
+        while len(seen.heads) > HEADS_KEPT:
+            del seen.heads[next(iter(seen.heads))]
+        if head:
+            seen.journal_hash = digest
 
     def _age(self, at: Any) -> float:
         """Seconds since the table published a state (its ``at``; the floor's clocks are

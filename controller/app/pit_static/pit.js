@@ -21,7 +21,7 @@ function render(floor) {
   const body = document.getElementById("tables");
   body.replaceChildren();
   const tables = floor.tables || [];
-  let online = 0, holds = 0;
+  let online = 0, holds = 0, journals = 0;
   for (const t of tables) {
     const row = document.createElement("tr");
     row.dataset.table = t.table;
@@ -29,6 +29,8 @@ function render(floor) {
     if (t.status === "online") online += 1;
     if (t.status !== "online") row.classList.add("offline");
     if (t.hold) { row.classList.add("hold"); holds += 1; }
+    if (t.journal_alarm) { row.classList.add("journal"); journals += 1; }
+    if (t.journal_hash) row.title = "journal head " + t.journal_seq + ":" + t.journal_hash;
     const name = document.createElement("span");
     name.textContent = t.table + " ";
     if (t.simulated) {
@@ -45,6 +47,12 @@ function render(floor) {
     cell(row, t.state);
     cell(row, t.round === null ? "" : String(t.round));
     const alarms = document.createElement("div");
+    if (t.journal_alarm) {
+      const journal = document.createElement("span");
+      journal.className = "journal-alarm";
+      journal.textContent = "JOURNAL " + t.journal_alarm;
+      alarms.appendChild(journal);
+    }
     if (t.hold) {
       const hold = document.createElement("span");
       hold.className = "hold-text";
@@ -69,7 +77,8 @@ function render(floor) {
     body.appendChild(row);
   }
   document.getElementById("summary").textContent =
-    tables.length + " tables, " + online + " online, " + holds + " on hold";
+    tables.length + " tables, " + online + " online, " + holds + " on hold" +
+    (journals ? ", " + journals + " JOURNAL ALARMS" : "");
   const broker = document.getElementById("broker");
   broker.textContent = floor.broker ? "broker connected" : "BROKER UNREACHABLE: statuses are stale";
   broker.className = floor.broker ? "link-up" : "link-down";
