@@ -8,8 +8,15 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import io
+import json
+import queue
+import shutil
+import ssl
 import stat
+import subprocess
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,11 +26,13 @@ import pytest
 from controller.app import journal_cli, kiosk_url, secrets_cli
 from controller.app.cli import build_parser, main
 from controller.app.config import StaffMember, SupervisorConfig, TableConfig, parse_config
+from controller.app.console_auth import COOKIE, HEADER
 from controller.app.demo import EXAMPLES, demo_config
 from controller.app.journal_dealers import NOBODY, duties, list_dealers, spans
 from controller.app.secrets import read_secret
 from controller.app.supervisor import hash_pin
 from controller.app.table import RunningTable
+from controller.app.web import status_server
 from controller.errors import ConfigError
 from controller.ports import (
     ButtonPressed,
@@ -272,3 +281,74 @@ def test_config_check_refuses_a_console_secret_others_can_read(
     assert main(["config", "check", str(config)]) != 0
     err = capsys.readouterr().err
     assert "console.secret" in err and "readable by others" in err
+
+
+# --- the console over TLS, and the read-only address, as the config builds them ---------
+
+
+def tls_files(folder: Path) -> tuple[Path, Path]:
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    made = subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+         "-keyout", str(key), "-out", str(cert)],
+        capture_output=True,
+    )  # fmt: skip
+    if made.returncode != 0:
+        pytest.skip(f"openssl cannot make a test certificate: {made.stderr.decode()[:200]}")
+    return cert, key
+
+
+def test_the_console_over_tls_and_the_read_only_address(tmp_path: Path) -> None:
+    if shutil.which("openssl") is None:
+        pytest.skip("no openssl to make a test certificate")
+    cert, key = tls_files(tmp_path)
+    text = EXAMPLE.replace(
+        'path = "/var/lib/tablectl/bj-01.sqlite"', f'path = "{tmp_path}/bj.sqlite"'
+    ).replace(
+        "port = 8080",
+        f'port = 0\ntls_cert_file = "{cert}"\ntls_key_file = "{key}"\n'
+        'view_host = "127.0.0.1"\nview_port = 0',
+    )
+    events: queue.Queue[Any] = queue.Queue()
+    with pytest.raises(ConfigError, match="view_port: must differ"):
+        parse_config(text)  # both 0 here: a real config names two ports
+    config = dataclasses.replace(
+        parse_config(text.replace("view_port = 0", "view_port = 1")), view_port=0
+    )
+    server = status_server(config, events)
+    assert server.console_url is not None and server.console_url.startswith("https://")
+    server.start()
+    try:
+        trust = ssl.create_default_context(cafile=str(cert))
+        jar = urllib.request.HTTPCookieProcessor()
+        opener = urllib.request.build_opener(urllib.request.HTTPSHandler(context=trust), jar)
+        with opener.open(server.console_url, timeout=5) as page:  # the kiosk, once
+            assert page.url == server.url + "/"
+        cookie = next(iter(jar.cookiejar))
+        assert cookie.name == COOKIE and cookie.secure  # the cookie goes over TLS only
+        request = urllib.request.Request(
+            server.url + "/api/console",
+            data=json.dumps({"button": "next"}).encode(),
+            headers={"Content-Type": "application/json", HEADER: "1"},
+        )
+        with opener.open(request, timeout=5) as answer:
+            assert answer.status == 202
+        assert events.get_nowait() == ButtonPressed(source="console", button=ConsoleButton.NEXT)
+
+        view = server.views[0]
+        assert view.readonly and view.ssl_context is None and view.console_url is None
+        request = urllib.request.Request(
+            view.url + "/api/console",
+            data=json.dumps({"button": "next"}).encode(),
+            headers={"Content-Type": "application/json", HEADER: "1"},
+        )
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=5)
+        assert refused.value.code in (404, 405)
+        refused.value.close()
+        with urllib.request.urlopen(view.url + "/", timeout=5) as page:
+            assert 'data-mode="surveillance"' in page.read().decode()
+        assert events.empty()
+    finally:
+        server.close()
