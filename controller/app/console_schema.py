@@ -124,9 +124,12 @@ def _kind(hint: Any) -> tuple[str, bool] | None:
     return None
 
 
-def action_of(name: str, method: Callable[..., Any]) -> Action | None:
+def action_of(
+    name: str, method: Callable[..., Any], skip: frozenset[str] = frozenset()
+) -> Action | None:
     """The console schema of one rules-API call, or None if it takes other than plain
-    arguments (it is then not offered on the console)."""
+    arguments (it is then not offered on the console). ``skip``: parameters the server
+    fills in itself (who the supervisor is, the decision)."""
     try:
         hints = typing.get_type_hints(method)
         signature = inspect.signature(method)
@@ -135,7 +138,7 @@ def action_of(name: str, method: Callable[..., Any]) -> Action | None:
         return None
     params = []
     for p in signature.parameters.values():
-        if p.name == "self":
+        if p.name == "self" or p.name in skip:
             continue
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY):
             return None
@@ -173,14 +176,31 @@ def console_actions(game: str) -> dict[str, Action]:
     return actions
 
 
-def supervisor_decisions(game: str) -> frozenset[str]:
-    """The decisions a supervisor may take when clearing a HOLD in ``game``."""
+SERVER_FILLS = frozenset({"who", "decision"})
+
+
+@functools.cache
+def supervisor_decisions(game: str) -> dict[str, Action]:
+    """The decisions a supervisor may send for ``game``, each with the arguments it takes
+    (``SupervisorAction.args``): every HOLD decision, with ``supervisor_clear``'s own
+    arguments (blackjack's ``void_box`` names the box), and blackjack's ``change_wager``
+    (a wager other than the sensor's), with that call's arguments."""
+    methods: dict[str, Callable[..., Any]] = {}
     if game == "blackjack":
+        from controller.blackjack.machine import BlackjackTable
         from controller.blackjack.records import HoldDecision
 
-        return frozenset(d.value for d in HoldDecision)
-    if game == "poker":
-        from controller.poker.table import Decision
+        methods = {d.value: BlackjackTable.supervisor_clear for d in HoldDecision}
+        change = getattr(BlackjackTable, "change_wager", None)
+        if change is not None:
+            methods["change_wager"] = change
+    elif game == "poker":
+        from controller.poker.table import Decision, PokerTable
 
-        return frozenset(d.value for d in Decision)
-    return frozenset()
+        methods = {d.value: PokerTable.supervisor_clear for d in Decision}
+    decisions = {}
+    for name, method in methods.items():
+        action = action_of(name, method, SERVER_FILLS)
+        if action is not None:
+            decisions[name] = action
+    return decisions

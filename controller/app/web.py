@@ -89,6 +89,7 @@ from controller.ports import (
 )
 
 log = logging.getLogger(__name__)
+ARGS = frozenset({"args"})
 
 STATIC = Path(__file__).parent / "static"
 PING_SECONDS = 0.5
@@ -314,7 +315,7 @@ class StatusServer(WebThread):
                 raise BadRequest("'held' is true or false")
             event = ButtonPressed(source="console", button=button, held=held)
         else:
-            body_fields(body, required={"action"}, optional=frozenset({"args"}))
+            body_fields(body, required={"action"}, optional=ARGS)
             action, args = body["action"], body.get("args", {})
             schema = console_actions(self.game)
             if not isinstance(action, str) or action not in schema:
@@ -385,11 +386,18 @@ class StatusServer(WebThread):
         return web.json_response({"accepted": True}, status=202)
 
     async def _post_supervisor(self, request: web.Request, body: dict[str, Any]) -> web.Response:
-        body_fields(body, required={"staff", "pin", "decision", "reason"})
+        body_fields(body, required={"staff", "pin", "decision", "reason"}, optional=ARGS)
         staff, pin = staff_id_of(body["staff"]), pin_of(body["pin"])
-        decision, reason = body["decision"], body["reason"]
-        if not isinstance(decision, str) or decision not in supervisor_decisions(self.game):
+        decision, reason, args = body["decision"], body["reason"], body.get("args", {})
+        decisions = supervisor_decisions(self.game)
+        if not isinstance(decision, str) or decision not in decisions:
             raise BadRequest("a supervisor action needs a decision the game knows")
+        if not isinstance(args, dict):
+            raise BadRequest("'args' is an object")
+        try:
+            decisions[decision].check(args)
+        except BadArguments as exc:
+            raise BadRequest(str(exc)) from None
         if not isinstance(reason, str) or not reason.strip():
             raise BadRequest("a supervisor action says why")
         if len(reason) > MAX_REASON or not reason.isprintable():
@@ -407,7 +415,11 @@ class StatusServer(WebThread):
             return self._pin_refused(verdict)
         self.events.put(
             SupervisorAction(
-                source="supervisor", who=verdict.member.id, decision=decision, reason=reason.strip()
+                source="supervisor",
+                who=verdict.member.id,
+                decision=decision,
+                reason=reason.strip(),
+                args=args,
             )
         )
         return web.json_response({"accepted": True}, status=202)

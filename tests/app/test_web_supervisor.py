@@ -208,6 +208,22 @@ def test_a_right_pin_queues_the_supervisor_action_naming_the_staff_member(
     )
 
 
+@pytest.mark.parametrize(
+    ("decision", "args"),
+    [("void_box", {"box": 2}), ("change_wager", {"box": 2, "person": 1, "amount": 10})],
+)
+def test_a_decision_takes_its_own_arguments(
+    server: StatusServer, decision: str, args: dict[str, Any]
+) -> None:
+    body = {**ACTION, "pin": PIN, "decision": decision, "args": args}
+    assert call(server, "/api/supervisor", body)[0] == 202
+    event = server.events.get_nowait()
+    assert isinstance(event, SupervisorAction) and (event.decision, event.args) == (decision, args)
+    for bad in ({**args, "who": "dealer 7"}, {**args, "box": "2"}, [2]):
+        assert call(server, "/api/supervisor", {**body, "args": bad})[0] == 400
+    assert server.events.empty()
+
+
 def test_a_wrong_pin_is_refused_counted_delayed_and_journaled(server: StatusServer) -> None:
     status, answer = call(server, "/api/supervisor", {**ACTION, "pin": "0000"})
     assert status == 403 and answer["tries_left"] == 1 and answer["failures"] == 1

@@ -478,7 +478,7 @@
 
   // --- supervisor ---------------------------------------------------------------------
   const DECISIONS = {
-    blackjack: [["keep_card", "Keep the card: it stands where the deal puts it"], ["void_hand", "Void the hand (rule 9.6): unsettled wagers back"]],
+    blackjack: [["keep_card", "Keep the card: it stands where the deal puts it"], ["void_hand", "Void the hand (rule 9.6): unsettled wagers back"], ["void_box", "Void one box's hand (rule 9.6): its wagers back, play goes on", "box"]],
     poker: [["accept", "Accept the card: it stands"], ["void_hand", "Void the hand: every chip back to whoever put it in"]],
   };
 
@@ -488,16 +488,20 @@
     const decisions = DECISIONS[state.game] || DECISIONS.blackjack;
     const box = $("sup-decisions");
     box.querySelectorAll("label").forEach((el) => el.remove());
-    decisions.forEach(([value, text], i) => {
+    decisions.forEach(([value, text, arg], i) => {
       const label = document.createElement("label");
       const input = document.createElement("input");
       input.type = "radio";
       input.name = "decision";
       input.value = value;
       input.checked = i === 0;
+      input.dataset.needs = arg || "";
+      input.addEventListener("change", showDecisionArgs);
       label.append(input, ` ${text}`);
       box.append(label);
     });
+    $("sup-box").value = "";
+    showDecisionArgs();
     const hold = holdOf(state);
     $("sup-context").textContent = hold ? `HOLD: ${hold}` : "The table is not on HOLD: the rules will refuse a decision now.";
     $("sup-result").textContent = "";
@@ -511,13 +515,28 @@
     }).catch(() => {});
   }
 
+  // A decision's own arguments (void_box: which box) come from the fields it needs.
+  function showDecisionArgs() {
+    const chosen = $("sup-form").querySelector("input[name=decision]:checked");
+    const needs = chosen ? chosen.dataset.needs : "";
+    $("sup-box-label").hidden = needs !== "box";
+  }
+
+  function decisionArgs() {
+    const args = {};
+    for (const input of $("sup-form").querySelectorAll("[data-arg]")) {
+      if (!input.closest("[hidden]") && input.value !== "") args[input.dataset.arg] = Number(input.value);
+    }
+    return args;
+  }
+
   async function submitSupervisor(event) {
     event.preventDefault();
     const form = $("sup-form");
     const decision = form.querySelector("input[name=decision]:checked");
     const body = {
       staff: $("sup-staff").value.trim(), reason: $("sup-reason").value,
-      decision: decision ? decision.value : "", pin: $("sup-pin").value,
+      decision: decision ? decision.value : "", pin: $("sup-pin").value, args: decisionArgs(),
     };
     $("sup-pin").value = ""; // the PIN is not kept in the page
     const result = $("sup-result");
