@@ -17,7 +17,7 @@ from controller.blackjack.machine import BlackjackTable
 from controller.blackjack.records import HoldDecision, Refused
 from controller.blackjack.rules import Variants
 from controller.cards import Card
-from controller.errors import ConfigError
+from controller.errors import ConfigError, IllegalAction
 from controller.journal import to_jsonable
 from controller.poker.display import status as poker_status
 from controller.poker.rules import PokerRules
@@ -90,7 +90,11 @@ class BlackjackGame:
             return table.take_outputs()
         if isinstance(event, SupervisorAction):
             if event.decision == "change_wager":  # a wager the layout's sensor disagrees with
-                _call(table.change_wager, {**event.args, "who": event.who})
+                values = [event.args.get(k) for k in ("box", "person", "amount")]
+                numbers = [v for v in values if type(v) is int]
+                if len(numbers) != 3 or len(event.args) != 3:
+                    raise IllegalAction("4.1", "change_wager takes a whole box, person, amount")
+                table.change_wager(event.who, *numbers)
             else:
                 box = event.args.get("box")
                 table.supervisor_clear(event.who, HoldDecision(event.decision), box)
