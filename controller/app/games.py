@@ -97,6 +97,8 @@ class BlackjackGame:
                 table.change_wager(event.who, *numbers)
             else:
                 box = event.args.get("box")
+                if box is not None and type(box) is not int:
+                    raise IllegalAction("9.6", "the box to void must be a whole number")
                 table.supervisor_clear(event.who, HoldDecision(event.decision), box)
             return table.take_outputs()
         return [_shown(output) for output in table.handle(event)]
