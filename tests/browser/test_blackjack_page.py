@@ -105,9 +105,11 @@ def test_a_hold_shows_the_rule_in_words(page: Page, table: RunningTable, hands: 
     expect(page.locator("body")).to_have_attribute("data-hold", "1")
 
 
-def supervise(page: Page, pin: str, decision: str = "keep_card") -> None:
+def supervise(page: Page, pin: str, decision: str = "keep_card", box: int | None = None) -> None:
     page.locator("#sup-open").click()
     page.locator(f'#sup-decisions input[value="{decision}"]').check()
+    if box is not None:
+        page.locator("#sup-box").fill(str(box))  # shown for a decision about one box
     page.locator("#sup-staff").fill(SUPERVISOR.id)
     page.locator("#sup-reason").fill("insurance chips were the player's change")
     page.locator("#sup-pin").fill(pin)
@@ -173,3 +175,19 @@ def test_9_6_void_hand_from_the_console_needs_the_supervisor_pin(
     with open_journal(table.config.journal_path, create=True) as journal:
         rows = [r for r in journal.entries() if r.kind == "SupervisorAction"]
     assert [(r.actor, r.payload["decision"]) for r in rows] == [(SUPERVISOR.id, "void_hand")]
+
+
+def test_9_6_a_supervisor_voids_one_box_named_in_the_panel(
+    page: Page, table: RunningTable, hands: Hands
+) -> None:
+    hold_on_late_insurance(page, table, hands)
+    page.locator("#sup-open").click()
+    expect(page.locator("#sup-box")).to_be_hidden()  # keep the card: no box to name
+    page.locator("#sup-cancel").click()
+    supervise(page, PIN, decision="void_box", box=1)
+    expect(page.locator("#sup-dialog")).not_to_be_visible()
+    with open_journal(table.config.journal_path, create=True) as journal:
+        rows = [r for r in journal.entries() if r.kind == "SupervisorAction"]
+    assert [(r.actor, r.payload["decision"], r.payload["args"]) for r in rows] == [
+        (SUPERVISOR.id, "void_box", {"box": 1})
+    ]
