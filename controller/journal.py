@@ -469,9 +469,9 @@ class Journal:
         ``head`` given) when rows were cut off; `JournalError` when SQLite cannot read the
         file at all. ``pace`` is called every ``pace_rows`` rows (a check in the
         background yields the interpreter there, or raises to stop)."""
-        checkpoint = self.read_checkpoint()
         count = self._verify_rows(0, GENESIS, upto=upto, pace=pace, pace_rows=pace_rows)
         if upto is None:
+            checkpoint = self.read_checkpoint()
             if checkpoint is not None and checkpoint.broken_seq is not None:
                 raise JournalCorrupt(checkpoint.broken_seq, checkpoint.broken or "broken")
             if checkpoint is not None:

@@ -15,6 +15,9 @@ first: a journal that does not check out is refused with one line naming the row
 - ``last PATH [-n 10]``: last-game recall (GLI-24): each of the last rounds with its cards,
   wagers, settlements and violations.
 - ``dealers PATH [--json]``: which dealer (signed in at the console) dealt which rounds.
+- ``reopen --config FILE --staff ID --reason TEXT``: a supervisor (PIN from the terminal,
+  or a line on stdin) opens a new journal for a table whose journal was refused, keeping
+  the old one beside it (`controller.app.journal_reopen`); also how the key is rotated.
 """
 
 from __future__ import annotations
@@ -60,6 +63,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     dealers = sub.add_parser("dealers", help="which dealer dealt which rounds")
     dealers.add_argument("path", type=Path)
     dealers.add_argument("--json", action="store_true", help="as JSON: each stretch on duty")
+    reopen = sub.add_parser(
+        "reopen", help="a supervisor opens a new journal, keeping the refused one beside it"
+    )
+    reopen.add_argument("--config", required=True, type=Path, help="the table config (TOML)")
+    reopen.add_argument("--staff", required=True, help="the supervisor's [[staff]] id")
+    reopen.add_argument("--reason", required=True, help="why (journaled in the new journal)")
     for action in (verify, export, replay, last, dealers):
         action.add_argument(
             "--key-file",
@@ -77,6 +86,8 @@ def _head(text: str) -> Head:
 
 
 def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
+    if args.journal_command == "reopen":  # controller/app/journal_reopen.py
+        return _reopen(args, out)
     try:
         with open_journal(
             args.path, key_file=getattr(args, "key_file", None), readonly=True, check=False
@@ -100,6 +111,17 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
         print(f"tablectl journal: {args.path}: {exc}", file=sys.stderr)
         return 1
     except TableError as exc:  # no journal, no key (ConfigError), an unreadable file
+        print(f"tablectl journal: {exc}", file=sys.stderr)
+        return 2
+
+
+def _reopen(args: argparse.Namespace, out: TextIO) -> int:
+    from controller.app.config import load_config
+    from controller.app.journal_reopen import run_reopen
+
+    try:
+        return run_reopen(load_config(args.config), args.staff, args.reason, out)
+    except TableError as exc:
         print(f"tablectl journal: {exc}", file=sys.stderr)
         return 2
 

@@ -153,7 +153,7 @@ def refused(result: subprocess.CompletedProcess[str], prefix: str, *needles: str
     return lines[0]
 
 
-def refused_at_start(config: Path, *needles: str) -> None:
+def refused_at_start(config: Path, *needles: str, replay: str | None = None) -> None:
     """`tablectl run` refuses it (exit 2, one line), `journal replay` and `demo --config`
     too (exit non-zero, one line), and none of them changes a byte of it."""
     before = files(config)
@@ -161,7 +161,7 @@ def refused_at_start(config: Path, *needles: str) -> None:
     assert files(config) == before
     result = tablectl("journal", "replay", str(journal_of(config)))
     assert result.stdout == ""
-    refused(result, "tablectl journal: ", *needles[:1])
+    refused(result, "tablectl journal: ", replay or needles[0])
     demo = ("demo", "--config", str(config), "--journal", str(journal_of(config)), "--port", "0")
     refused(tablectl(*demo), "tablectl demo: ", *needles)
     assert files(config) == before
@@ -261,7 +261,9 @@ def test_a_forged_checkpoint_is_refused_at_start(table: Path) -> None:
     body = {"seq": seq, "hash": digest, "broken_seq": None, "broken": None}
     body["mac"] = hashlib.sha256(json.dumps(body).encode()).hexdigest()
     checkpoint_path(journal_of(table)).write_text(json.dumps(body))
-    refused_at_start(table, f"journal row {seq}: the checkpoint", "forged")
+    refused_at_start(  # replay checks every row, and meets the changed one first
+        table, f"journal row {seq}: the checkpoint", "forged", replay=f"journal row {row}: "
+    )
 
 
 def test_a_missing_checkpoint_means_a_full_check_at_start(table: Path) -> None:
@@ -312,3 +314,82 @@ def test_journal_verify_with_the_head_seen_elsewhere(table: Path) -> None:
     )
     bad = tablectl("journal", "verify", path, "--head", "12:zz")
     assert bad.returncode == 2 and "SEQ:HASH" in bad.stderr
+
+
+# --- a new journal, opened by a supervisor -------------------------------------------------
+
+
+def reopen(config: Path, staff: str, pin: str, reason: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "controller.app.cli", "journal", "reopen", "--config",
+         str(config), "--staff", staff, "--reason", reason],
+        cwd=ROOT, input=pin + "\n", capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+def test_a_supervisor_opens_a_new_journal_and_the_refused_one_is_kept(table: Path) -> None:
+    row = checkpoint_seq(table) + 2
+    tamper(table, f"UPDATE journal SET round = 77 WHERE seq = {row}")
+    rows = last_seq(table)
+    old = files(table)
+    assert tablectl("run", "--config", str(table), "--sim").returncode == 2
+
+    done = reopen(table, "s01", "2468", "row changed: ticket 4411")  # the example's supervisor
+    assert done.returncode == 0, done.stderr
+    asides = sorted(p for p in table.parent.iterdir() if ".refused-" in p.name)
+    stamp = asides[0].name.split(".refused-")[1][:16]
+    aside = table.parent / f"journal.sqlite.refused-{stamp}"
+    kept = {p.name.replace(f".refused-{stamp}", ""): p.read_bytes() for p in asides}
+    assert {n: d for n, d in kept.items() if not n.endswith("-shm") and d} == {
+        n: d for n, d in old.items() if n.startswith("journal.sqlite") and d
+    }  # every file moved aside as it was, none deleted
+    assert f"kept the old journal as {aside}" in done.stdout
+
+    checked = tablectl("journal", "verify", str(aside))  # its key moved with it
+    assert checked.returncode == 1 and f"BROKEN: journal row {row}: content changed" in (
+        checked.stdout
+    )
+    exported = tablectl("journal", "export", str(journal_of(table)))
+    first = json.loads(exported.stdout.splitlines()[0])
+    assert first["seq"] == 1 and first["kind"] == "JournalReopened"
+    assert first["actor"] == "s01" and first["source"] == "supervisor"
+    payload = first["payload"]
+    assert payload["old_file"] == str(aside) and payload["old_rows"] == rows
+    assert payload["last_good_seq"] == row - 1 and payload["staff_id"] == "s01"
+    assert payload["reason"] == "row changed: ticket 4411"
+    assert payload["refused"].startswith(f"journal row {row}: content changed")
+    key = journal_of(table).with_name("journal.sqlite.key")
+    assert key.read_bytes() != kept["journal.sqlite.key"]  # a new key with the new journal
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "controller.app.cli", "run", "--config", str(table), "--sim"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None and "running" in process.stdout.readline()
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == 0
+    finally:
+        process.kill()
+        process.communicate()
+
+
+@pytest.mark.parametrize(
+    ("staff", "pin", "reason", "code", "says"),
+    [
+        ("s01", "0000", "x", 1, "reopen refused: wrong staff id or PIN"),
+        ("d01", "1357", "x", 1, "reopen refused: d01 is not a supervisor"),
+        ("nobody", "2468", "x", 1, "reopen refused: wrong staff id or PIN"),
+        ("s01", "2468", "  ", 2, "--reason: say why"),
+    ],
+)
+def test_reopen_needs_a_supervisor_and_a_reason(
+    table: Path, staff: str, pin: str, reason: str, code: int, says: str
+) -> None:
+    tamper(table, "UPDATE journal SET round = 77 WHERE seq = 2")
+    before = files(table)
+    done = reopen(table, staff, pin, reason)
+    assert done.returncode == code
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"tablectl journal: {says}"), lines
+    assert files(table) == before
