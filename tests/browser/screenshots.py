@@ -17,7 +17,14 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parents[1])]
 
 from bj_scenes import SCENES  # noqa: E402
-from browser_support import CHROMIUM, LAUNCH_ARGS, Hands, cards, table_config  # noqa: E402
+from browser_support import (  # noqa: E402
+    CHROMIUM,
+    LAUNCH_ARGS,
+    Hands,
+    cards,
+    console_url,
+    table_config,
+)
 from playwright.sync_api import Browser, expect, sync_playwright  # noqa: E402
 from scenes import (  # noqa: E402
     poker_first_round,
@@ -28,10 +35,16 @@ from scenes import (  # noqa: E402
 )
 
 from controller.app.table import RunningTable  # noqa: E402
+from controller.app.web import StatusServer  # noqa: E402
 
 SIZES = ((800, 480), (1920, 1080))
 # boxes 1-4: T K = 20; A 6 = soft 17; 9 2 = 11; 5 5 = 10; the dealer shows an ace
 ROUND = cards("Ts As 9h 5d Ac Kd 6c 2h 5c")
+
+
+def kiosk(server: StatusServer) -> str:
+    """The dealer's page as the table's kiosk shows it: opened through the console URL."""
+    return server.console_url or server.url + "/"
 
 
 def shoot(browser: Browser, url: str, name: str, out: Path, wait: str) -> None:
@@ -61,10 +74,10 @@ def blackjack(browser: Browser, out: Path, folder: Path) -> None:
         hands.press("next")  # insurance closed
         hands.press("next")  # box 1 stands on 20: box 2 acts on soft 17
         assert table.server is not None
-        shoot(browser, table.server.url + "/", "blackjack", out, ".box.acting")
+        shoot(browser, console_url(table), "blackjack", out, ".box.acting")
         shoot(browser, table.server.url + "/surveillance", "surveillance", out, ".box.acting")
         hands.press("void_hand")  # the dealer asks to void the hand: HOLD, rule 9.6
-        shoot(browser, table.server.url + "/", "blackjack-hold", out, "#hold")
+        shoot(browser, console_url(table), "blackjack-hold", out, "#hold")
     finally:
         table.stop()
 
@@ -74,7 +87,7 @@ def blackjack_money(browser: Browser, out: Path) -> None:
     for name, scene in SCENES.items():
         server = serve(scene(), game="blackjack")
         try:
-            shoot(browser, server.url + "/", name, out, ".box")
+            shoot(browser, kiosk(server), name, out, ".box")
         finally:
             server.close()
 
@@ -82,13 +95,13 @@ def blackjack_money(browser: Browser, out: Path) -> None:
 def poker(browser: Browser, out: Path) -> None:
     server = serve(poker_state(poker_first_round()))
     try:
-        shoot(browser, server.url + "/", "poker", out, ".seat.acting")
+        shoot(browser, kiosk(server), "poker", out, ".seat.acting")
     finally:
         server.close()
     for name, game in (("poker-showdown", poker_showdown()), ("poker-draw", poker_reshuffle())):
         server = serve(poker_state(game))
         try:
-            shoot(browser, server.url + "/", name, out, ".panel")
+            shoot(browser, kiosk(server), name, out, ".panel")
         finally:
             server.close()
 

@@ -12,7 +12,7 @@ from controller.app.table import RunningTable
 
 
 def sign_in(page: Page, staff: str, pin: str) -> None:
-    page.locator("#signin-open").click()
+    page.locator("#dealer").click()  # the dealer chip in the top bar
     page.locator("#signin-staff").fill(staff)
     page.locator("#signin-pin").fill(pin)
     page.locator("#signin-submit").click()
@@ -40,15 +40,16 @@ def test_a_dealer_signs_in_at_the_console_and_the_rows_name_them(
     page.locator("#signin-cancel").click()
     sign_in(page, DEALER.id, DEALER_PIN)
     expect(page.locator("#signin-dialog")).not_to_be_visible()
-    expect(page.locator("#dealer")).to_have_text(f"DEALER {DEALER.name} ({DEALER.id})")
-    expect(page.locator("#signin-open")).to_have_text("SIGN OUT")
+    expect(page.locator("#dealer")).to_have_text(f"DEALER {DEALER.name}")
 
     hands.stack([])
     hands.shuffled()  # SHUFFLED as the dealer now signed in, and the burn (7.1a)
     page.locator('#buttons button[data-button="next"]').click()  # betting opens
     expect(page.locator("body")).to_have_attribute("data-state", "betting")
     hands.wager(1)  # a sensor: its row names the dealer on duty too
-    page.locator("#signin-open").click()  # SIGN OUT
+    page.locator("#dealer").click()
+    expect(page.locator("#signout-text")).to_contain_text(f"Signed in: {DEALER.name}")
+    page.locator("#signout-submit").click()
     expect(page.locator("#dealer")).to_have_text("NO DEALER: SIGN IN")
 
     with open_journal(table.config.journal_path, create=True) as journal:

@@ -563,26 +563,34 @@
     const dealer = state.dealer;
     const chip = $("dealer");
     if (!chip) return;
-    chip.textContent = dealer ? `DEALER ${dealer.name} (${dealer.id})` : (state.console_locked ? "NO DEALER: SIGN IN" : "NO DEALER");
+    chip.textContent = dealer ? `DEALER ${dealer.name}` : (state.console_locked ? "NO DEALER: SIGN IN" : "NO DEALER");
+    chip.title = dealer ? `staff id ${dealer.id}` : "";
     chip.classList.toggle("warn", !dealer && Boolean(state.console_locked));
     document.body.dataset.dealer = dealer ? dealer.id : "";
-    const button = $("signin-open");
-    if (button) button.textContent = dealer ? "SIGN OUT" : "SIGN IN";
   }
 
+  // The dealer chip opens the sign-in panel; with a dealer signed in, it asks to sign out.
   function openSignIn() {
-    if ((page.state || {}).dealer) {
-      post("/api/signout", {}).then(async (response) => {
-        if (!response.ok) {
-          const answer = await response.json().catch(() => ({}));
-          $("notices").insertAdjacentHTML("afterbegin", `<p>SIGN OUT: ${esc(answer.error || response.status)}</p>`);
-        }
-      }).catch(() => drop());
-      return;
-    }
+    const dealer = (page.state || {}).dealer;
+    $("signin-fields").hidden = Boolean(dealer);
+    $("signin-submit").hidden = Boolean(dealer);
+    $("signout-submit").hidden = !dealer;
+    $("signout-text").hidden = !dealer;
+    $("signout-text").textContent = dealer ? `Signed in: ${dealer.name} (${dealer.id}). Sign out?` : "";
     $("signin-result").textContent = "";
     $("signin-pin").value = "";
     $("signin-dialog").showModal();
+  }
+
+  async function signOut() {
+    try {
+      const response = await post("/api/signout", {});
+      const answer = await response.json().catch(() => ({}));
+      if (response.ok) $("signin-dialog").close();
+      else $("signin-result").textContent = `REFUSED: ${answer.error || response.status}`;
+    } catch (err) {
+      $("signin-result").textContent = "REFUSED: the controller is not answering";
+    }
   }
 
   async function submitSignIn(event) {
@@ -613,8 +621,9 @@
   }
 
   if (MODE === "dealer") {
-    $("signin-open").addEventListener("click", openSignIn);
+    $("dealer").addEventListener("click", openSignIn);
     $("signin-form").addEventListener("submit", submitSignIn);
+    $("signout-submit").addEventListener("click", signOut);
     $("signin-cancel").addEventListener("click", () => { $("signin-pin").value = ""; $("signin-dialog").close(); });
     checkConsole();
     $("sup-open").addEventListener("click", openSupervisor);
