@@ -37,8 +37,11 @@ marked so (`Journal.mark_broken`) without writing to the journal file.
 
 What the checkpoint cannot see: a row older than the checkpoint changed while the table
 was off (the controller runs a full check in the background after every start for that),
-and a journal and its checkpoint both replaced by older copies (the pit's watch on each
-table's published head, and ``tablectl journal verify --head``, catch that).
+and a journal and its checkpoint both replaced by older copies, or rewritten by someone
+who also has the key (the pit's watch on each table's published head, and
+``tablectl journal verify --head``, catch that). A journal that does not check out is
+never mended here: a supervisor opens a new one, the old one kept beside it
+(`controller.app.journal_reopen`). docs/security.md, "The journal".
 """
 
 from __future__ import annotations
