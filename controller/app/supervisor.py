@@ -120,6 +120,8 @@ def identify(
     ``role``: ``"dealer"`` (anyone on the staff list: a supervisor may deal) or
     ``"supervisor"``. `IdentityRefused` otherwise, saying no more than "wrong staff id or
     PIN" (which of the two is not told). The scrypt check costs the same either way."""
+    if role not in ("dealer", "supervisor"):
+        raise ValueError(f"no role {role!r}")
     staff = config_or_staff.staff if isinstance(config_or_staff, TableConfig) else config_or_staff
     member = next((m for m in staff if m.id == staff_id), None)
     ok = check_pin(pin, member.pin_hash if member is not None else _dummy_hash())
@@ -127,8 +129,6 @@ def identify(
         raise IdentityRefused("wrong staff id or PIN")
     if role == "supervisor" and member.role != "supervisor":
         raise IdentityRefused(f"{member.id} is not a supervisor")
-    if role not in ("dealer", "supervisor"):
-        raise ValueError(f"no role {role!r}")
     return member
 
 
