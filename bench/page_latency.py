@@ -104,7 +104,7 @@ def measure(cards: int, seed: int) -> dict[str, Any]:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 page = browser.new_page(viewport={"width": 800, "height": 480})
                 assert table.server is not None
-                page.goto(table.server.url + "/")
+                page.goto(table.server.console_url or table.server.url + "/")  # as the kiosk
                 page.wait_for_selector("body[data-conn=live]")
                 offset, error = calibrate(page)
                 hands = TimedHands(table)
