@@ -135,7 +135,9 @@ class ButtonPressed(Event):
 class ConsoleAction(Event):
     """A dealer's input that is more than a button: a rules-API call made from the touch
     console or keyed in (``action="double", args={"box": 3}``; ``action="raise_",
-    args={"seat": 4, "amount": 10}``). ``actor`` is who keyed it."""
+    args={"seat": 4, "amount": 10}``). ``actor`` is set only in-process (the demo's
+    scripted dealer); the status server never sets it, and the journal names the dealer
+    signed in at the console whenever there is one (docs/security.md)."""
 
     action: str
     args: dict[str, Any] = field(default_factory=dict)
