@@ -69,6 +69,7 @@ from controller.app.console_auth import (
     Refusals,
     body_fields,
     console_secret,
+    own_host,
     pin_of,
     staff_id_of,
     tls_context,
@@ -167,7 +168,8 @@ class StatusServer(WebThread):
         super().close()
 
     def build_app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY)
+        middlewares = [] if self.readonly else [self._host_is_mine]
+        app = web.Application(client_max_size=MAX_BODY, middlewares=middlewares)
         app.on_response_prepare.append(_headers)
         app.add_routes(
             [
@@ -190,6 +192,17 @@ class StatusServer(WebThread):
             app.add_routes([web.get(path, self._page) for path in PAGES])
         app.add_routes([web.static("/static", STATIC)])
         return app
+
+    @web.middleware
+    async def _host_is_mine(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """The console's server answers only requests that name it: a page that rebinds
+        its own DNS name to 127.0.0.1 can read nothing through the kiosk's browser."""
+        named = request.headers.get("Host", "")
+        if not own_host(named, self.host, self.port, self.ssl_context is not None):
+            return self._deny(request, 403, "the Host is not this server")
+        return await handler(request)
 
     def _set_state(self, state: dict[str, Any], text: str) -> None:
         self._state, self._state_text = state, text

@@ -393,3 +393,20 @@ def test_events_stream_pushes_each_published_state_and_pings(server: StatusServe
                 break
     assert seen[0] == "" and "event: state" in seen and "event: ping" in seen
     assert call(server, "/api/state")[1]["view"]["state"] == "betting"
+
+
+@pytest.mark.parametrize("path", ["/", "/api/state", "/api/session", "/static/app.js"])
+def test_a_rebound_host_reads_nothing_from_the_console_server(
+    server: StatusServer, path: str
+) -> None:
+    """DNS rebinding: a page whose own name now points at 127.0.0.1 sends its own name."""
+    request = urllib.request.Request(server.url + path, headers={"Host": "evil.example:80"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=5)
+    assert refused.value.code == 403
+    refused.value.close()
+    host = f"localhost:{server.port}"  # loopback by another name is the server's own
+    with urllib.request.urlopen(
+        urllib.request.Request(server.url + path, headers={"Host": host}), timeout=5
+    ) as answer:
+        assert answer.status == 200
