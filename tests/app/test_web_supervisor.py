@@ -410,3 +410,16 @@ def test_a_rebound_host_reads_nothing_from_the_console_server(
         urllib.request.Request(server.url + path, headers={"Host": host}), timeout=5
     ) as answer:
         assert answer.status == 200
+
+
+def test_every_console_action_the_games_list_is_offered_with_its_signature() -> None:
+    """The schema is derived from the games' code: an action whose arguments are not plain
+    types would silently vanish from the console, so say so here."""
+    from controller.app.console_schema import console_actions, supervisor_decisions
+    from controller.app.games import BlackjackGame, PokerGame
+    from controller.poker import console
+
+    assert set(console_actions("blackjack")) == set(BlackjackGame.CONSOLE)
+    assert set(console_actions("poker")) == set(console._CONSOLE_ACTIONS) | PokerGame.SEATING
+    assert {"keep_card", "void_hand", "void_box"} <= set(supervisor_decisions("blackjack"))
+    assert set(supervisor_decisions("poker")) == {"accept", "void_hand"}
