@@ -268,7 +268,9 @@ class PokerDealer:
             self._held.setdefault(seat, []).append(card)
             return f"deal {card} to seat {seat}"
         held = self._held.get(seat, [])
-        thrown = self.rng.sample(held, self.rng.choice((0, 1, 2, 3)))
+        # a stray card (a misdeal the supervisor let stand) can leave this seat with fewer
+        # cards than the script dealt it: never throw more than it holds
+        thrown = self.rng.sample(held, min(len(held), self.rng.choice((0, 1, 2, 3))))
         for card in thrown:
             held.remove(card)
         self._coming[seat] = len(thrown)
