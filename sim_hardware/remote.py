@@ -113,13 +113,14 @@ class RemoteHands:
         self.stake = stake
         self.pin = pin
         self.supervisor_id = supervisor
-        self.dealer = dealer  # (staff id, PIN) signed in before the first console action
-        self._signed_in = dealer is None
+        self.dealer = dealer  # (staff id, PIN) signed in whenever the console is locked
 
     def _sign_in(self) -> None:
-        """Once: a journal replayed after a restart keeps the dealer signed in."""
-        if not self._signed_in and self.dealer is not None:
-            self._signed_in = self.client.sign_in(*self.dealer)
+        """As a dealer does when the screen asks: sign in whenever the table says the console
+        is locked. A replayed journal keeps a dealer signed in, but a sign-in caught by a
+        power cut before it was journaled never happened, so a flag kept here would lie."""
+        if self.dealer is not None and self.client.state().get("console_locked", True):
+            self.client.sign_in(*self.dealer)
 
     def draw(self) -> str:
         return str(self.shoe.draw_when_open())
