@@ -295,6 +295,10 @@ class TableIO:
             raise GpioError("the GPIO table I/O is closed")
         self.outputs.execute(command)
 
+    def acknowledge(self, seq: int) -> None:
+        """Pins have no acknowledgement (their events carry no sequence number)."""
+        return None
+
     # -- lifetime --
 
     def close(self) -> None:

@@ -7,8 +7,9 @@ kernel: find it by vendor and product id, detach the kernel's HID driver from it
 interface if it is active, claim the interface, and read 8-byte input reports from its
 interrupt IN endpoint. `firmware_bridge.hid` turns reports into tag ids; the deck
 enrolment turns tags into cards. Events are the same as the RDM6300 driver's
-(`drivers.rfid`): `CardDrawn`, `DeviceFault(UNKNOWN_TAG / MALFORMED)`, `DeviceLost`,
-`DeviceRestored`.
+(`drivers.tag_reader`): `CardDrawn`, `DeviceFault(UNKNOWN_TAG / MALFORMED)`, `DeviceLost`,
+`DeviceRestored`; the life cycle (thread, reconnect, lost and restored) is
+`drivers.card_source.CardSource`'s.
 
 Every ``usb.core.USBError`` is wrapped in the `drivers.errors` tree with ``raise ... from``:
 no device is `DeviceNotFound`, a read timeout is `DeviceTimeout` (and just means no card),
@@ -26,21 +27,18 @@ from __future__ import annotations
 import errno
 import logging
 import queue
-import threading
 import time
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 import usb.core
 import usb.util
 
-from controller.ports import CardDrawn, DeviceFault, DeviceLost, DeviceRestored, Event, Fault
+from controller.ports import Event, Fault
 from drivers.deck import DeckEnrolment
 from drivers.errors import DeviceClosed, DeviceError, DeviceNotFound, DeviceTimeout
-from drivers.rfid import tag_event
-from firmware_bridge.hid import HidDecoded, HidDecoder, HidProblem
-from firmware_bridge.rdm6300 import PresenceFilter
+from drivers.tag_reader import TagReader
+from firmware_bridge.hid import HidDecoder, HidProblem
 
 log = logging.getLogger(__name__)
 
@@ -144,8 +142,10 @@ class UsbHidConnection:
             usb.util.dispose_resources(device)
 
 
-class HidRfidReader:
+class HidRfidReader(TagReader):
     """A USB keyboard RFID reader feeding ``events``. `start()`, then `close()`."""
+
+    protocol = "hid"
 
     def __init__(
         self,
@@ -163,109 +163,41 @@ class HidRfidReader:
         read_timeout_ms: int = 100,
         backoff: tuple[float, float] = (0.1, 2.0),
     ) -> None:
-        self.name = name
-        self.deck = deck
+        where = f"usb://{vendor_id:04x}:{product_id:04x}/{interface}"
+        super().__init__(
+            events, deck, name=name, where=where, clock=clock, hold=hold, backoff=backoff
+        )
         self._usb = (vendor_id, product_id, interface, find, backend)
-        self._events = events
-        self._clock = clock
-        self._presence = PresenceFilter(hold)
         self._timeout_ms = read_timeout_ms
-        self._backoff_first, self._backoff_max = backoff
         self._connection: UsbHidConnection | None = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.stats: Counter[str] = Counter()
+        self._decoder = HidDecoder()
 
-    def start(self) -> None:
-        """Claim the reader (raising `DeviceError` if it cannot) and start the thread."""
-        if self._thread is not None:
-            raise DeviceError(f"{self.name}: reader already started")
-        self._connection = self._connect()
-        log.info("%s: HID RFID reader %s claimed", self.name, self._connection.label)
-        self._thread = threading.Thread(target=self._run, name=f"hid-{self.name}", daemon=True)
-        self._thread.start()
-
-    def close(self) -> None:
-        """Stop the thread, release the interface, reattach the kernel driver."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5.0)
-            if self._thread.is_alive():
-                log.error("%s: reader thread did not stop", self.name)
-        self._drop_connection()
-
-    def __enter__(self) -> HidRfidReader:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _connect(self) -> UsbHidConnection:
+    def _open_line(self) -> None:
         vendor_id, product_id, interface, find, backend = self._usb
-        return UsbHidConnection(
+        self._connection = UsbHidConnection(
             vendor_id, product_id, interface=interface, find=find, backend=backend
         )
 
-    def _run(self) -> None:
-        decoder = HidDecoder()
+    def _line_opened(self) -> None:
+        self._decoder = HidDecoder()  # half a typed tag does not survive a reconnect
+
+    def _read(self) -> list[Event]:
+        connection = self._connection
+        if connection is None:
+            raise DeviceClosed(f"{self.where} is closed")
         try:
-            while not self._stop.is_set():
-                connection = self._connection
-                if connection is None:
-                    decoder = HidDecoder()
-                    self._reconnect()
-                    continue
-                try:
-                    report = connection.read_report(self._timeout_ms)
-                except DeviceTimeout:
-                    continue
-                except DeviceError as exc:
-                    self._lose(str(exc))
-                    continue
-                for item in decoder.feed(report):
-                    self._handle(item)
-        except Exception:  # a bug here must not die silently in a daemon thread
-            log.exception("%s: reader thread failed", self.name)
-            self._events.put(DeviceLost(source=self.name, reason="reader thread failed"))
-        finally:
-            self._drop_connection()
+            report = connection.read_report(self._timeout_ms)
+        except DeviceTimeout:
+            return []  # no key pressed: no card
+        produced: list[Event] = []
+        for item in self._decoder.feed(report):
+            if isinstance(item, HidProblem):
+                produced.append(self._fault(Fault.MALFORMED, f"{item.kind}: {item.detail}"))
+            elif (event := self._tag_read(item.tag)) is not None:
+                produced.append(event)
+        return produced
 
-    def _handle(self, item: HidDecoded) -> None:
-        if isinstance(item, HidProblem):
-            self.stats[str(item.kind)] += 1
-            log.warning("%s: %s: %s", self.name, item.kind, item.detail)
-            detail = f"{item.kind}: {item.detail}"
-            self._events.put(DeviceFault(source=self.name, fault=Fault.MALFORMED, detail=detail))
-            return
-        if not self._presence.seen(item.tag.upper(), self._clock()):
-            self.stats["repeats"] += 1
-            return
-        event = tag_event(self.name, self.deck, item.tag)
-        self.stats["reads" if isinstance(event, CardDrawn) else "unknown-tag"] += 1
-        self._events.put(event)
-
-    def _lose(self, reason: str) -> None:
-        log.error("%s: device lost: %s", self.name, reason)
-        self.stats["lost"] += 1
-        self._drop_connection()
-        self._events.put(DeviceLost(source=self.name, reason=reason))
-
-    def _reconnect(self) -> None:
-        delay = self._backoff_first
-        while not self._stop.wait(delay):
-            try:
-                self._connection = self._connect()
-            except DeviceError as exc:
-                log.debug("%s: reconnect failed: %s", self.name, exc)
-                delay = min(delay * 2, self._backoff_max)
-                continue
-            log.info("%s: device restored", self.name)
-            self.stats["restored"] += 1
-            self._events.put(DeviceRestored(source=self.name))
-            return
-
-    def _drop_connection(self) -> None:
+    def _close_line(self) -> None:
         connection, self._connection = self._connection, None
         if connection is not None:
             connection.close()

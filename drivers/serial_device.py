@@ -8,11 +8,13 @@ never acknowledges on its own: the controller journals the event first and then 
 `acknowledge(seq)`, so a power cut between the two makes the device resend, and the
 duplicate is recognised by its sequence number.
 
-When the line fails (cable pulled, adapter unplugged, socket closed) the driver reports
-`DeviceLost`, closes the port and reopens it with exponential backoff; when the device
-speaks again it reports `DeviceRestored`. Heartbeats both ways detect a device that went
-quiet without the port failing. Opening the port at `start` is not retried: a table told to
-use a shoe that is not there refuses to start, with a `DeviceNotFound` naming the port.
+The life cycle is `drivers.card_source.CardSource`'s: when the line fails (cable pulled,
+adapter unplugged, socket closed) the base reports `DeviceLost`, closes the port and reopens
+it with exponential backoff; opening the port at `start` is not retried (a table told to
+use a shoe that is not there refuses to start, with a `DeviceNotFound` naming the port).
+This back-end says HELLO on every (re)open and reports `DeviceRestored` when the device
+speaks again; heartbeats both ways detect a device that went quiet without the port
+failing (`DeviceLost` too).
 """
 
 from __future__ import annotations
@@ -33,8 +35,6 @@ from controller.ports import (
     Command,
     DeviceFault,
     DeviceHello,
-    DeviceLost,
-    DeviceRestored,
     Event,
     Fault,
     Lamp,
@@ -44,8 +44,9 @@ from controller.ports import (
     ShoeStatusChanged,
     UnlockShoe,
 )
-from drivers.errors import DeviceError
-from drivers.transport import open_transport, read_available
+from drivers.card_source import CardSource
+from drivers.errors import DeviceClosed, DeviceError
+from drivers.transport import close_quietly, open_transport, read_available
 from firmware_bridge import messages as m
 from firmware_bridge.frame import FrameProblem
 from firmware_bridge.session import Incoming, PeerHeard, PeerHello, PeerNak, PeerSilent, Session
@@ -57,7 +58,10 @@ LAMP_IDS = {lamp: number for number, lamp in enumerate(Lamp, start=1)}
 _PATTERNS = {pattern: m.LampPattern[pattern.name] for pattern in LampPattern}
 
 
-class SerialDevice:
+class SerialDevice(CardSource):
+    protocol = "tablectl"
+    restored_on_reopen = False  # restored when the device is heard again, not on reopen
+
     def __init__(
         self,
         url: str,
@@ -74,12 +78,10 @@ class SerialDevice:
         read_timeout: float = 0.1,
         backoff: tuple[float, float] = (0.02, 2.0),
     ) -> None:
+        super().__init__(events, name=name, where=url, backoff=backoff)
         self.url = url
-        self.name = name
-        self.events = events
         self._baudrate = baudrate
         self._read_timeout = read_timeout
-        self._backoff = backoff
         self.session = Session(
             m.DeviceKind.CONTROLLER,
             "controller",
@@ -93,37 +95,39 @@ class SerialDevice:
         )
         self._port: serial.SerialBase | None = None
         self._lock = threading.Lock()  # the session and writes to the port
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._lost = False
         self.faults = 0  # named error events reported
 
-    # --- life cycle ---------------------------------------------------------------------
+    # --- the line (the base's reader thread calls these) ----------------------------------
 
-    def start(self) -> SerialDevice:
-        """Open the port (raising `DeviceNotFound`/`DeviceError` if it cannot) and start
-        reading."""
-        self._port = open_transport(self.url, baudrate=self._baudrate, timeout=self._read_timeout)
-        log.info("%s: opened %s", self.name, self.url)
+    def _open_line(self) -> None:
+        port = open_transport(self.url, baudrate=self._baudrate, timeout=self._read_timeout)
+        with self._lock:
+            self._port = port
+
+    def _line_opened(self) -> None:
+        """Say HELLO (again, after a reconnect): the session repeats it until answered."""
         with self._lock:
             self.session.connect()
             self._write_pending()
-        self._thread = threading.Thread(target=self._run, name=f"{self.name}-reader", daemon=True)
-        self._thread.start()
-        return self
 
-    def close(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+    def _read(self) -> list[Event]:
+        port = self._port
+        if port is None:
+            raise DeviceClosed(f"{self.url} is closed")
+        try:
+            data = read_available(port, self._read_timeout)
+        except DeviceError as exc:
+            raise DeviceClosed(f"{self.url}: {exc}") from exc
         with self._lock:
-            self._close_port()
+            incoming = self.session.receive_data(data) if data else []
+            incoming += self.session.tick()
+            self._write_pending()
+        return [event for item in incoming if (event := self._translate(item)) is not None]
 
-    def __enter__(self) -> SerialDevice:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def _close_line(self) -> None:
+        with self._lock:
+            port, self._port = self._port, None
+        close_quietly(port, self.url)
 
     # --- the controller's side ----------------------------------------------------------
 
@@ -154,57 +158,6 @@ class SerialDevice:
             self.session.send(message)
             self._write_pending()
 
-    # --- the reader thread --------------------------------------------------------------
-
-    def _run(self) -> None:
-        delay = self._backoff[0]
-        while not self._stop.is_set():
-            port = self._port
-            if port is None:
-                if self._reopen():
-                    delay = self._backoff[0]
-                else:
-                    self._stop.wait(delay)
-                    delay = min(delay * 2, self._backoff[1])
-                continue
-            try:
-                data = read_available(port, self._read_timeout)
-            except DeviceError as exc:
-                self._line_failed(f"{self.url}: {exc}")
-                continue
-            with self._lock:
-                incoming = self.session.receive_data(data) if data else []
-                incoming += self.session.tick()
-                self._write_pending()
-            for item in incoming:
-                self._deliver(item)
-
-    def _reopen(self) -> bool:
-        try:
-            port = open_transport(self.url, baudrate=self._baudrate, timeout=self._read_timeout)
-        except DeviceError as exc:
-            log.debug("%s: still cannot open %s: %s", self.name, self.url, exc)
-            return False
-        with self._lock:
-            self._port = port
-            self.session.connect()
-            self._write_pending()
-        log.info("%s: reopened %s", self.name, self.url)
-        return True
-
-    def _line_failed(self, reason: str) -> None:
-        with self._lock:
-            self._close_port()
-        self._report_lost(reason)
-
-    def _close_port(self) -> None:
-        port, self._port = self._port, None
-        if port is not None:
-            try:
-                port.close()
-            except (serial.SerialException, OSError) as exc:
-                log.debug("%s: error closing %s: %s", self.name, self.url, exc)
-
     def _write_pending(self) -> None:
         """Write what the session queued. Called with the lock held."""
         data = self.session.data_to_send()
@@ -214,23 +167,6 @@ class SerialDevice:
             self._port.write(data)
         except (serial.SerialException, OSError) as exc:
             log.warning("%s: write failed on %s: %s", self.name, self.url, exc)
-
-    def _report_lost(self, reason: str) -> None:
-        if not self._lost:
-            self._lost = True
-            log.warning("%s: device lost: %s", self.name, reason)
-            self.events.put(DeviceLost(source=self.name, reason=reason))
-
-    def _report_restored(self) -> None:
-        if self._lost:
-            self._lost = False
-            log.info("%s: device restored", self.name)
-            self.events.put(DeviceRestored(source=self.name))
-
-    def _deliver(self, item: Incoming) -> None:
-        event = self._translate(item)
-        if event is not None:
-            self.events.put(event)
 
     def _translate(self, item: Incoming) -> Event | None:
         source = self.name

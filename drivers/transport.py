@@ -16,6 +16,7 @@ import errno
 import logging
 import os
 import select
+from typing import Protocol
 
 import serial
 
@@ -38,6 +39,20 @@ def open_transport(
         raise DeviceError(f"cannot open {url}: {exc}") from exc
     _ask_low_latency(port, url)
     return port
+
+
+class Closable(Protocol):
+    def close(self) -> None: ...
+
+
+def close_quietly(port: Closable | None, url: str) -> None:
+    """Close a port that may already be gone (a pulled adapter): never raises."""
+    if port is None:
+        return
+    try:
+        port.close()
+    except (serial.SerialException, OSError) as exc:
+        log.debug("error closing %s: %s", url, exc)
 
 
 def is_usb_serial(path: str) -> bool:

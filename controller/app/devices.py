@@ -20,8 +20,9 @@ from typing import Any
 from controller.app.config import TableConfig
 from controller.journal import Journal
 from controller.ports import Event
+from drivers.card_source import CardSource
 from drivers.gpio import TableIO, real_pin_factory
-from drivers.serial_device import SerialDevice
+from drivers.registry import create_card_source
 from sim_hardware.link import PtyLink
 from sim_hardware.shoe import SimulatedShoe
 from sim_hardware.table import SimTable
@@ -31,7 +32,7 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class TableDevices:
-    shoe: SerialDevice
+    shoe: CardSource
     io: TableIO
     sim_shoe: SimulatedShoe | None = None
     sim_table: SimTable | None = None
@@ -83,7 +84,9 @@ def open_devices(
         log.warning("SIMULATED shoe (%d decks) on %s", decks, url)
     sim_table: SimTable | None = None
     try:
-        shoe = SerialDevice(url, events, name="shoe", baudrate=config.shoe.baud, resume=resume)
+        shoe = create_card_source(
+            config.shoe.protocol, url, events, name="shoe", baudrate=config.shoe.baud, resume=resume
+        )
         shoe.start()
         if simulate:
             sim_table = SimTable(config.pins)

@@ -72,12 +72,13 @@ log = logging.getLogger(__name__)
 
 
 class Device(Protocol):
-    """What the loop needs of a device: carrying out the commands it has the hardware for.
-    A device whose events carry sequence numbers (a serial shoe) also has
-    ``acknowledge(seq)``, called once the event is journaled."""
+    """What the loop needs of a device: carrying out the commands it has the hardware for,
+    and ``acknowledge(seq)``, called once an event carrying a sequence number is journaled
+    (a no-op for a device with no acknowledgement: `drivers.card_source.CardSource`)."""
 
     def handles(self, command: Command) -> bool: ...
     def execute(self, command: Command) -> None: ...
+    def acknowledge(self, seq: int) -> None: ...
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -220,9 +221,9 @@ class TableLoop:
         self._watch_devices(event)
         seq = getattr(event, "seq", None)
         if seq is not None:
-            acknowledge = getattr(self.devices.get(event.source), "acknowledge", None)
-            if acknowledge is not None:
-                acknowledge(seq)
+            device = self.devices.get(event.source)
+            if device is not None:
+                device.acknowledge(seq)
         self._publish()
         with self._progress:
             self.processed += 1
