@@ -63,3 +63,19 @@ def test_a_dealer_signs_in_at_the_console_and_the_rows_name_them(
     assert any(r.kind == "ButtonPressed" for r in between)
     assert any(r.kind == "SpotOccupied" for r in between)
     assert all(r.actor == DEALER.id for r in between), [(r.kind, r.actor) for r in between]
+
+
+def test_a_browser_that_is_not_the_console_shows_no_console_buttons(
+    page: Page, unsigned_table: RunningTable
+) -> None:
+    """The same page opened without the console URL (another screen, a visitor's laptop) is
+    a view: it says so and offers no button the server would refuse anyway."""
+    server = unsigned_table.server
+    assert server is not None
+    page.goto(server.url + "/")
+    expect(page.locator("body")).to_have_attribute("data-conn", "live")
+    expect(page.locator("#not-console")).to_be_visible()
+    expect(page.locator("#console")).to_be_hidden()
+    page.goto(console_url(unsigned_table))  # the kiosk's own URL makes it the console
+    expect(page.locator("#not-console")).to_be_hidden()
+    expect(page.locator("#console")).to_be_visible()
