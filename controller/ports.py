@@ -253,3 +253,19 @@ class ShowLimits(Command):
 
     minimum: int
     maximum: int
+
+
+# --- what a game needs wired ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceNeeds:
+    """The table hardware a game cannot run without, checked against the ``[pins]`` map
+    before any pin moves (drivers/pinmap.py): console buttons, lamps, at least one box
+    sensor (``box_spot``), the dealer-button position display (``position_display``).
+    Each game says its own in its `controller.game.GameSpec`."""
+
+    buttons: tuple[ConsoleButton, ...] = ()
+    lamps: tuple[Lamp, ...] = ()
+    box_spot: bool = False
+    position_display: bool = False

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.errors import ConfigError
-from controller.ports import ConsoleButton, Lamp
+from controller.ports import ConsoleButton, DeviceNeeds, Lamp
 
 __all__ = [
     "ButtonInput",
@@ -48,23 +48,6 @@ FIXED_PULL_UP = frozenset({2, 3})  # I2C pins carry 1.8 kOhm pull-ups on the boa
 _SPOT = re.compile(
     r"^(box|insurance)([1-9][0-9]*)(?:\.p([1-9][0-9]*))?$|^(double|split)([1-9][0-9]*)$"
 )
-
-# What each game cannot run without. Blackjack needs every console button (the issue's
-# list), every lamp and at least one box; draw poker has no insurance, doubles or splits,
-# and needs the dealer-button display (one lamp per seat).
-_REQUIRED_BUTTONS = {
-    "blackjack": tuple(ConsoleButton),
-    "poker": (
-        ConsoleButton.NO_MORE_BETS,
-        ConsoleButton.NEXT,
-        ConsoleButton.VOID_HAND,
-        ConsoleButton.SUPERVISOR,
-    ),
-}
-_REQUIRED_LAMPS = {
-    "blackjack": tuple(Lamp),
-    "poker": (Lamp.BETTING_OPEN, Lamp.DEALER_ACTION, Lamp.HOLD),
-}
 
 
 class PinMapError(ConfigError):
@@ -175,18 +158,25 @@ class PinMap:
         return {lo.lamp.value: lo for lo in self.lamps}[str(lamp)]
 
 
-def load_pinmap(path: str | Path) -> PinMap:
-    """Read a table config file and return its checked pin map."""
+def load_pinmap(path: str | Path, *, games: Mapping[str, DeviceNeeds] | None = None) -> PinMap:
+    """Read a table config file and return its checked pin map (``games``: as for
+    `parse_pinmap`)."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise PinMapError(f"cannot read the config: {exc}", line=None, source=str(p)) from exc
-    return parse_pinmap(text, source=str(p))
+    return parse_pinmap(text, source=str(p), games=games)
 
 
-def parse_pinmap(text: str, *, source: str = "<config>") -> PinMap:
-    """Parse TOML text holding ``[table] game`` and ``[pins...]``; raise `PinMapError`."""
+def parse_pinmap(
+    text: str, *, source: str = "<config>", games: Mapping[str, DeviceNeeds] | None = None
+) -> PinMap:
+    """Parse TOML text holding ``[table] game`` and ``[pins...]``; raise `PinMapError`.
+
+    ``games``: what each game the table may deal needs wired (its `GameSpec`'s
+    ``devices``, given by the app, which knows the games): the game must be one of them
+    and the map must wire everything it needs. None checks the pins alone."""
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -198,7 +188,7 @@ def parse_pinmap(text: str, *, source: str = "<config>") -> PinMap:
                 line = number
                 break
         raise PinMapError(f"not valid TOML: {exc}{hint}", line=line, source=source) from exc
-    return _Parser(doc, ConfigLines(text), source).parse()
+    return _Parser(doc, ConfigLines(text), source, games).parse()
 
 
 # --- finding config lines ------------------------------------------------------------------
@@ -257,8 +247,15 @@ class ConfigLines:
 
 
 class _Parser:
-    def __init__(self, doc: Mapping[str, Any], where: ConfigLines, source: str) -> None:
+    def __init__(
+        self,
+        doc: Mapping[str, Any],
+        where: ConfigLines,
+        source: str,
+        games: Mapping[str, DeviceNeeds] | None,
+    ) -> None:
         self.doc = doc
+        self.games = games
         self.where = where
         self.source = source
         self.used: dict[int, tuple[str, int | None]] = {}  # BCM pin -> (what, line)
@@ -269,9 +266,9 @@ class _Parser:
     def parse(self) -> PinMap:
         table = self.doc.get("table")
         game = table.get("game") if isinstance(table, Mapping) else None
-        if game not in _REQUIRED_BUTTONS:
+        if not isinstance(game, str) or (self.games is not None and game not in self.games):
             raise self.error(
-                f"[table] game must be one of {sorted(_REQUIRED_BUTTONS)}, got {game!r}",
+                f"[table] game must be one of {sorted(self.games or ())}, got {game!r}",
                 "table",
                 "game",
             )
@@ -290,7 +287,8 @@ class _Parser:
         position = self.position(pins["position"]) if "position" in pins else None
         sign = self.limit_sign(pins["limit_sign"]) if "limit_sign" in pins else None
         pinmap = PinMap(game, spots, buttons, lamps, gate, position, sign, self.source)
-        self.required(pinmap)
+        if self.games is not None:
+            self.required(pinmap, self.games[game])
         return pinmap
 
     # -- pieces --
@@ -539,10 +537,10 @@ class _Parser:
             raise self.error("limit sign currency must be up to 3 ASCII characters", *path)
         return LimitSign(rs, e, (d4, d5, d6, d7), columns, rows, currency, self.where.line(*path))
 
-    def required(self, pinmap: PinMap) -> None:
+    def required(self, pinmap: PinMap, needs: DeviceNeeds) -> None:
         game = pinmap.game
         have = {b.button for b in pinmap.buttons} | {lo.lamp for lo in pinmap.lamps}
-        for device in (*_REQUIRED_BUTTONS[game], *_REQUIRED_LAMPS[game]):
+        for device in (*needs.buttons, *needs.lamps):
             if device not in have:
                 section = "buttons" if isinstance(device, ConsoleButton) else "lamps"
                 what = "console button" if section == "buttons" else "lamp"
@@ -552,10 +550,10 @@ class _Parser:
                     "pins",
                     section,
                 )
-        if game == "blackjack" and not any(s.name.startswith("box") for s in pinmap.spots):
-            raise self.error("blackjack needs at least one box sensor in [pins.spots]", "pins")
-        if game == "poker" and pinmap.position is None:
+        if needs.box_spot and not any(s.name.startswith("box") for s in pinmap.spots):
+            raise self.error(f"{game} needs at least one box sensor in [pins.spots]", "pins")
+        if needs.position_display and pinmap.position is None:
             raise self.error(
-                "poker needs the dealer-button display [pins.position] (one lamp per seat)",
+                f"{game} needs the dealer-button display [pins.position] (one lamp per seat)",
                 "pins",
             )

@@ -2,11 +2,11 @@
 
 Sections (examples/blackjack-table.toml and examples/poker-table.toml are complete ones):
 
-- ``[table]``: ``id``, ``game`` (``"blackjack"`` or ``"poker"``), ``site``.
+- ``[table]``: ``id``, ``game`` (a registered game: `controller.game.names`), ``site``.
 - ``[limits]``: ``minimum`` and ``maximum`` wager (the table notice, rule 11.5),
   ``denominations`` (chip values; the lowest is the unit pots are split to, 11.4(d)).
-- ``[blackjack]`` / ``[poker]``: the rule variants (`controller.blackjack.rules.Variants`,
-  `controller.poker.rules.PokerRules`); any field left out keeps its DESIGN.md default.
+- ``[<game>]`` (``[blackjack]``, ``[poker]``...): the game's rules, its `GameSpec`'s
+  ``rules`` type; any field left out keeps its DESIGN.md default.
 - ``[shoe]``: ``url`` (a serial port, ``socket://``, or ``"sim://"`` for the built-in
   simulated shoe), ``protocol`` (``"tablectl"``: docs/protocol.md), ``baud``.
 - ``[pins]``: the GPIO pin map (drivers/pinmap.py, docs/wiring.md). ``tablectl run --sim``
@@ -42,12 +42,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.blackjack.rules import Variants
+from controller import game as games
 from controller.errors import ConfigError
-from controller.poker.rules import PokerRules
 from drivers.pinmap import ConfigLines, PinMap, parse_pinmap
 
-GAMES = ("blackjack", "poker")
 STAFF_ID = re.compile(r"[A-Za-z0-9._-]{1,32}")
 
 
@@ -71,8 +69,7 @@ class TableConfig:
     minimum: int
     maximum: int
     denominations: tuple[int, ...]
-    blackjack: Variants
-    poker: PokerRules
+    rules: Any  # the game's rules config (its GameSpec's ``rules`` type)
     shoe: ShoeConfig
     pins: PinMap
     display_host: str
@@ -179,8 +176,6 @@ _SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
         "private_cards": (str, "restricted"),
     },
 }
-_RULES: dict[str, type] = {"blackjack": Variants, "poker": PokerRules}
-_FROM_LIMITS = {"minimum_wager", "maximum_wager", "chip_unit"}  # poker: set from [limits]
 
 
 class _Checker:
@@ -246,7 +241,8 @@ class _Checker:
         return value
 
     def rules(self, doc: dict[str, Any], game: str, extra: dict[str, Any]) -> Any:
-        cls = _RULES[game]
+        cls = games.spec(game).rules
+        from_limits = set(extra)  # set from [limits], never in the game's own section
         given = doc.get(game, {})
         if not isinstance(given, dict):
             raise self.error("must be a [section]", game)
@@ -254,8 +250,8 @@ class _Checker:
         fields = {f.name for f in dataclasses.fields(cls)}
         values: dict[str, Any] = {}
         for key, value in given.items():
-            if key not in fields or key in _FROM_LIMITS:
-                known = ", ".join(sorted(fields - _FROM_LIMITS))
+            if key not in fields or key in from_limits:
+                known = ", ".join(sorted(fields - from_limits))
                 raise self.error(f"unknown rule option (known: {known})", game, key)
             values[key] = self.rule_value(value, hints[key], game, key)
         values.update(extra)
@@ -315,13 +311,13 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from None
-    known = {*_SCHEMA, *_RULES, "pins"}
+    known = {*_SCHEMA, *games.names(), "pins"}
     for name in doc:
         if name not in known:
             raise check.error(f"unknown section (known: {', '.join(sorted(known))})", name)
     table = check.section(doc, "table")
-    if table["game"] not in GAMES:
-        raise check.error(f"must be one of {', '.join(GAMES)}", "table", "game")
+    if table["game"] not in games.names():
+        raise check.error(f"must be one of {', '.join(games.names())}", "table", "game")
     limits = check.section(doc, "limits")
     denominations = limits["denominations"]
     if not denominations or not all(
@@ -339,13 +335,13 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
         )
     unit = min(denominations)
     game = table["game"]
-    poker_limits = {
-        "minimum_wager": limits["minimum"],
-        "maximum_wager": limits["maximum"],
-        "chip_unit": unit,
-    }
-    blackjack = check.rules(doc, "blackjack", {"smallest_chip": unit})
-    poker = check.rules(doc, "poker", poker_limits)
+    rules = None
+    for name in games.names():  # every game's section given is checked, the table's kept
+        if name == game or name in doc:
+            spec = games.spec(name)
+            extra = spec.from_limits(limits["minimum"], limits["maximum"], unit)
+            checked = check.rules(doc, name, extra)
+            rules = checked if name == game else rules
     shoe = check.section(doc, "shoe")
     if shoe["protocol"] != "tablectl":
         raise check.error("only 'tablectl' (docs/protocol.md) is supported", "shoe", "protocol")
@@ -353,7 +349,7 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
     journal = check.section(doc, "journal")
     if not isinstance(doc.get("pins"), dict):
         raise check.error("the [pins] section is missing (docs/wiring.md)")
-    pins = parse_pinmap(text, source=source)
+    pins = parse_pinmap(text, source=source, games={game: games.spec(game).devices})
     supervisor_doc = doc.get("supervisor")
     if isinstance(supervisor_doc, dict) and "pin_hash" in supervisor_doc:
         raise check.error(
@@ -393,8 +389,7 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
         minimum=limits["minimum"],
         maximum=limits["maximum"],
         denominations=tuple(sorted(denominations)),
-        blackjack=blackjack,
-        poker=poker,
+        rules=rules,
         shoe=ShoeConfig(**shoe),
         pins=pins,
         display_host=display["host"],
@@ -479,17 +474,14 @@ def _defaults(section: str) -> dict[str, Any]:
     return {key: default for key, (_, default) in _SCHEMA[section].items()}
 
 
-def rules_from_dict(game: str, values: dict[str, Any]) -> Variants | PokerRules:
+def rules_from_dict(game: str, values: dict[str, Any]) -> Any:
     """Rebuild a game's rules from their JSON form (a journal's TableStarted row)."""
-    if game not in _RULES:
-        raise ConfigError(f"unknown game {game!r}")
+    cls = games.spec(game).rules  # UnknownGame (a ConfigError) names the known ones
     text = f"[{game}]\n"
     check = _Checker(text, "<journal>")
-    cls = _RULES[game]
     hints = typing.get_type_hints(cls)
     converted = {
         key: None if value is None else check.rule_value(value, hints[key], game, key)
         for key, value in values.items()
     }
-    rules: Variants | PokerRules = cls(**converted)
-    return rules
+    return cls(**converted)

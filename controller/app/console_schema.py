@@ -1,8 +1,8 @@
 """What the touch console may send, derived from the games' own code.
 
 A console action (``{"action": "double", "args": {"box": 3}}``) names a rules-API call.
-The games list the calls they take from the console (`BlackjackGame.CONSOLE`, poker's
-console table in `controller.poker.console` and `PokerGame.SEATING`); the arguments each
+Each game lists the calls it takes from the console in its `GameSpec` (``console``: name
+-> rules-API method; ``decisions``: a supervisor's, name -> method); the arguments each
 takes are read here from the method's signature and type hints, so a new action or a new
 argument needs no second list. The status server checks every request against this
 before anything reaches the controller's queue: an unknown action, an unknown or missing
@@ -24,6 +24,7 @@ import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from controller import game as games
 from controller.cards import Card
 
 log = logging.getLogger(__name__)
@@ -153,21 +154,7 @@ def action_of(
 @functools.cache
 def console_actions(game: str) -> dict[str, Action]:
     """Every action the touch console may send to ``game``, with its arguments."""
-    methods: dict[str, Callable[..., Any]] = {}
-    if game == "blackjack":
-        from controller.app.games import BlackjackGame
-        from controller.blackjack.machine import BlackjackTable
-
-        methods = {name: getattr(BlackjackTable, name) for name in BlackjackGame.CONSOLE}
-    elif game == "poker":
-        from controller.app.games import PokerGame
-        from controller.poker import console
-        from controller.poker.table import PokerTable
-
-        # the poker console's own table of calls (name -> PokerTable method)
-        calls: Mapping[str, str] = console._CONSOLE_ACTIONS
-        methods = {name: getattr(PokerTable, method) for name, method in calls.items()}
-        methods |= {name: getattr(PokerTable, name) for name in PokerGame.SEATING}
+    methods: Mapping[str, Callable[..., Any]] = games.spec(game).console
     actions = {}
     for name, method in methods.items():
         action = action_of(name, method)
@@ -182,22 +169,10 @@ SERVER_FILLS = frozenset({"who", "decision"})
 @functools.cache
 def supervisor_decisions(game: str) -> dict[str, Action]:
     """The decisions a supervisor may send for ``game``, each with the arguments it takes
-    (``SupervisorAction.args``): every HOLD decision, with ``supervisor_clear``'s own
-    arguments (blackjack's ``void_box`` names the box), and blackjack's ``change_wager``
-    (a wager other than the sensor's), with that call's arguments."""
-    methods: dict[str, Callable[..., Any]] = {}
-    if game == "blackjack":
-        from controller.blackjack.machine import BlackjackTable
-        from controller.blackjack.records import HoldDecision
-
-        methods = {d.value: BlackjackTable.supervisor_clear for d in HoldDecision}
-        change = getattr(BlackjackTable, "change_wager", None)
-        if change is not None:
-            methods["change_wager"] = change
-    elif game == "poker":
-        from controller.poker.table import Decision, PokerTable
-
-        methods = {d.value: PokerTable.supervisor_clear for d in Decision}
+    (``SupervisorAction.args``): every HOLD decision, with the clearing call's own
+    arguments (blackjack's ``void_box`` names the box), and any other decision the game
+    offers (blackjack's ``change_wager``, a wager other than the sensor's)."""
+    methods: Mapping[str, Callable[..., Any]] = games.spec(game).decisions
     decisions = {}
     for name, method in methods.items():
         action = action_of(name, method, SERVER_FILLS)

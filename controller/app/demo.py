@@ -1,4 +1,4 @@
-"""`tablectl demo [--game blackjack|poker]`: a complete simulated table, for a first look.
+"""`tablectl demo [--game GAME]`: a complete simulated table, for a first look.
 
 The same code path as `tablectl run --sim` with the example config: the simulated shoe on a
 real pseudo-terminal read by the real serial driver, the simulated chip sensors and console
@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import errno
+import importlib
 import logging
 import os
 import random
@@ -27,16 +28,24 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from controller.app.cli import at_least, seconds, tcp_port
 from controller.app.config import TableConfig, load_config
 from controller.app.table import RunningTable
-from controller.errors import TableError
+from controller.errors import ConfigError, TableError
+from controller.game import DEFAULT, names, spec
 from controller.ports import ConsoleAction, DealerSignedIn, SupervisorAction
-from sim_hardware.dealer import BlackjackDealer, PokerDealer
+from sim_hardware.dealer import TableHands
 
-Dealer = BlackjackDealer | PokerDealer
+
+class Dealer(Protocol):
+    """A game's scripted dealer (its `GameSpec.sim_dealer`): one action per ``step``."""
+
+    rounds_finished: int
+
+    def step(self) -> str: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +53,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=("blackjack", "poker"), default="blackjack")
+    parser.add_argument("--game", choices=names(), default=DEFAULT)
     parser.add_argument(
         "--config",
         type=Path,
@@ -194,10 +203,14 @@ def _running(pid: int) -> bool:
 
 def make_dealer(table: RunningTable, rng: random.Random) -> Dealer:
     """The scripted dealer for the table's game, acting through its simulated devices."""
-    hands, state = SimHands(table), lambda: table.state
-    if table.config.game == "poker":
-        return PokerDealer(hands, state, rng, players=6)
-    return BlackjackDealer(hands, state, rng, boxes=(1, 2, 3))
+    where = spec(table.config.game).sim_dealer
+    if where is None:
+        raise ConfigError(f"the game {table.config.game!r} has no scripted dealer for the demo")
+    module, _, name = where.partition(":")
+    factory = getattr(importlib.import_module(module), name)
+    hands: TableHands = SimHands(table)
+    dealer: Dealer = factory(hands, lambda: table.state, rng)
+    return dealer
 
 
 def play(

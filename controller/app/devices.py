@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.app.config import TableConfig
+from controller.app.games import game_spec
 from controller.journal import Journal
 from controller.ports import Event
 from drivers.card_source import CardSource
@@ -77,7 +78,7 @@ def open_devices(
     sim_shoe: SimulatedShoe | None = None
     url = config.shoe.url
     if simulate == "all" or config.shoe.simulated:
-        decks = config.blackjack.decks if config.game == "blackjack" else 1
+        decks = game_spec(config).decks(config.rules)
         rng = random.Random(seed)
         sim_shoe = SimulatedShoe(PtyLink(), decks=decks, rng=rng).start()
         url = sim_shoe.link.url

@@ -27,6 +27,7 @@ from types import FrameType
 from typing import Any, TextIO
 
 from controller.app.cli import seconds
+from controller.game import device_needs
 from controller.ports import (
     ButtonPressed,
     Event,
@@ -143,7 +144,7 @@ def _walk_inputs(sim: SimTable, pinmap: PinMap, stop: threading.Event, gap: floa
 def run(args: argparse.Namespace) -> int:
     out: TextIO = sys.stdout
     try:
-        pinmap = load_pinmap(args.config)
+        pinmap = load_pinmap(args.config, games=device_needs())
     except PinMapError as exc:
         print(f"io-test: {exc}", file=sys.stderr)
         return 2

@@ -30,13 +30,13 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller import game as games
 from controller.app.config import rules_from_dict
-from controller.app.games import BlackjackGame, Game, PokerGame
 from controller.app.journal_dealers import list_dealers
 from controller.app.journal_files import open_journal
 from controller.app.loop import TableLoop
-from controller.blackjack.rules import Variants
 from controller.errors import TableError
+from controller.game import Game
 from controller.journal import Entry, Head, Journal, JournalCorrupt, JournalError
 
 
@@ -159,10 +159,8 @@ def game_of(journal: Journal) -> Game:
             started = entry
     if started is None:
         raise JournalError("no TableStarted row: this journal does not say which game it is")
-    rules = rules_from_dict(started.payload["game"], started.payload["rules"])
-    if isinstance(rules, Variants):
-        return BlackjackGame(rules)
-    return PokerGame(rules)
+    name = started.payload["game"]
+    return games.spec(name).make(rules_from_dict(name, started.payload["rules"]))
 
 
 def _replay(journal: Journal, out: TextIO) -> int:

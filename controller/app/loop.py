@@ -48,8 +48,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from controller.app.games import ActionRefused, Game
 from controller.errors import IllegalAction, TableError
+from controller.game import ActionRefused, Game
 from controller.journal import Journal, JournalError, as_row, decode_event, to_jsonable
 from controller.ports import (
     ButtonPressed,

@@ -51,6 +51,7 @@ from urllib.parse import urlsplit
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from controller import game as games
 from controller.app.config import PitConfig, TableConfig
 from controller.errors import ConfigError, TableError
 
@@ -64,10 +65,6 @@ STATE_SECONDS = 0.1  # the retained state at most this often (always the latest)
 CURSOR_SECONDS = 0.25  # the durable cursor written at most this often (lagging only resends)
 FLUSH_SECONDS = 3.0  # on close, how long to wait for the broker to take the backlog
 
-# games whose cards are private (rule 11.3(a), 11.4(c)); blackjack is all face up, no hole
-# card (Division 2), so nothing of it is withheld
-PRIVATE_GAMES = frozenset({"poker"})
-HAND_END = {"blackjack": "RoundSettled", "poker": "HandSettled"}
 ALARM_KINDS = {
     "Violation": "hold",
     "HoldCleared": "cleared",
@@ -209,8 +206,9 @@ class PitPublisher:
         self.journal_path = config.journal_path
         self.window = window
         self.base = topic_base(self.pit.prefix, config.site, config.table_id)
-        self.private = config.game in PRIVATE_GAMES
-        self.hand_end = HAND_END.get(config.game)
+        spec = games.spec(config.game)
+        self.private = spec.private_cards
+        self.hand_end = spec.round_end
         self.client, self.host, self.port = make_client(
             self.pit, f"tablectl-{config.site}-{config.table_id}"
         )

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from controller.app.config import TableConfig
 from controller.app.devices import TableDevices, open_devices, shoe_resume
-from controller.app.games import BlackjackGame, Game, PokerGame
+from controller.app.games import make_game
 from controller.app.journal_files import BackgroundCheck, open_table_journal
 from controller.app.loop import JournalBroken, Stop, TableLoop
 from controller.app.preflight import preflight
@@ -56,12 +56,6 @@ class Feed(Protocol):
     def start(self) -> object: ...
     def publish(self, state: dict[str, Any]) -> None: ...
     def close(self) -> None: ...
-
-
-def make_game(config: TableConfig) -> Game:
-    if config.game == "blackjack":
-        return BlackjackGame(config.blackjack)
-    return PokerGame(config.poker)
 
 
 class RunningTable:
@@ -119,8 +113,7 @@ class RunningTable:
         if replayed:
             log.warning("recovered from the journal: %d events replayed", replayed)
         config = self.config
-        rules = config.blackjack if config.game == "blackjack" else config.poker
-        rules_json = to_jsonable(rules)
+        rules_json = to_jsonable(config.rules)
         rules_json.pop("type")
         started = TableStarted(
             config.table_id, config.game, rules_json, self.simulate is not None, replayed

@@ -113,7 +113,7 @@ class StatusServer(WebThread):
         *,
         host: str = "127.0.0.1",
         port: int = 8080,
-        game: str = "blackjack",
+        game: str,  # a registered game (its console actions and decisions)
         secret: bytes | None = None,
         staff: tuple[StaffMember, ...] = (),
         lockout: SupervisorConfig | None = None,

@@ -16,7 +16,7 @@ from controller.ports import ConsoleAction
 if TYPE_CHECKING:
     from controller.poker.table import Output, PokerTable
 
-_CONSOLE_ACTIONS = {
+CONSOLE_ACTIONS = {
     name: name
     for name in (
         "call", "check", "fold", "raise_", "discard", "expose", "request_chop", "start_hand",
@@ -33,7 +33,7 @@ def apply_console(table: PokerTable, event: ConsoleAction) -> list[Output]:
     args = dict(event.args)
     if "cards" in args and args["cards"] is not None:
         args["cards"] = [Card.parse(str(text)) for text in args["cards"]]
-    method = _CONSOLE_ACTIONS.get(event.action)
+    method = CONSOLE_ACTIONS.get(event.action)
     if method is None:
         raise IllegalAction("console", f"no poker console action {event.action!r}")
     action = getattr(table, method)

@@ -29,10 +29,10 @@ def test_the_examples_are_good() -> None:
         2,
         100,
     )
-    assert config.blackjack.double_on is DoubleOn.ANY_TWO_NO_ACE
-    assert config.blackjack.smallest_chip == 1
+    assert config.rules.double_on is DoubleOn.ANY_TWO_NO_ACE
+    assert config.rules.smallest_chip == 1
     poker = parse_config((ROOT / "examples" / "poker-table.toml").read_text(), source="dp.toml")
-    assert poker.poker.minimum_wager == poker.minimum and poker.poker.chip_unit == 1
+    assert poker.rules.minimum_wager == poker.minimum and poker.rules.chip_unit == 1
 
 
 @pytest.mark.parametrize(

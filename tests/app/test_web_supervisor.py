@@ -161,7 +161,11 @@ def test_pin_hash_command_refuses_differing_or_short_pins() -> None:
 def server() -> Iterator[StatusServer]:
     events: queue.Queue[Any] = queue.Queue()
     s = StatusServer(
-        events, port=0, secret=SECRET, gate=gate(Clock(), tries=2, seconds=60, first=60)
+        events,
+        port=0,
+        game="blackjack",
+        secret=SECRET,
+        gate=gate(Clock(), tries=2, seconds=60, first=60),
     ).start()
     s.publish({"game": "blackjack", "view": {"state": "hold"}, "dealer": None})
     try:
@@ -354,7 +358,7 @@ def test_a_preflight_is_refused(server: StatusServer) -> None:
 
 def test_the_read_only_address_serves_no_console() -> None:
     events: queue.Queue[Any] = queue.Queue()
-    view = StatusServer(events, port=0, readonly=True).start()
+    view = StatusServer(events, port=0, game="blackjack", readonly=True).start()
     try:
         view.publish({"game": "blackjack", "view": {"state": "betting"}})
         with urllib.request.urlopen(view.url + "/", timeout=5) as page:
@@ -416,10 +420,11 @@ def test_every_console_action_the_games_list_is_offered_with_its_signature() -> 
     """The schema is derived from the games' code: an action whose arguments are not plain
     types would silently vanish from the console, so say so here."""
     from controller.app.console_schema import console_actions, supervisor_decisions
-    from controller.app.games import BlackjackGame, PokerGame
+    from controller.blackjack.game import BlackjackGame
     from controller.poker import console
+    from controller.poker.game import PokerGame
 
     assert set(console_actions("blackjack")) == set(BlackjackGame.CONSOLE)
-    assert set(console_actions("poker")) == set(console._CONSOLE_ACTIONS) | PokerGame.SEATING
+    assert set(console_actions("poker")) == set(console.CONSOLE_ACTIONS) | PokerGame.SEATING
     assert {"keep_card", "void_hand", "void_box"} <= set(supervisor_decisions("blackjack"))
     assert set(supervisor_decisions("poker")) == {"accept", "void_hand"}

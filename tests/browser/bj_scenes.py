@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.app.games import BlackjackGame
+from controller.blackjack.game import BlackjackGame
 from controller.blackjack.rules import Variants
 from controller.cards import Card
 from controller.ports import (

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from controller.app.config import load_config
-from controller.app.games import PokerGame
 from controller.app.web import StatusServer
 from controller.cards import DECK, Card
+from controller.poker.game import PokerGame
 from controller.ports import ButtonPressed, CardDrawn, ConsoleAction, ConsoleButton
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -20,7 +20,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 def poker_game() -> PokerGame:
     config = load_config(EXAMPLES / "poker-table.toml")
-    return PokerGame(config.poker)
+    return PokerGame(config.rules)
 
 
 def console(game: PokerGame, action: str, **args: Any) -> None:

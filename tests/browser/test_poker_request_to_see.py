@@ -7,8 +7,8 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 from scenes import console, poker_game, poker_state, serve
 
-from controller.app.games import PokerGame
 from controller.cards import Card
+from controller.poker.game import PokerGame
 from controller.ports import ButtonPressed, CardDrawn, ConsoleAction, ConsoleButton
 
 

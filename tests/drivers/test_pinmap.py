@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from controller.errors import ConfigError
+from controller.game import device_needs
 from controller.ports import ConsoleButton, Lamp
 from drivers.pinmap import GateState, PinMapError, load_pinmap, parse_pinmap
 
@@ -24,8 +25,9 @@ def line_of(text: str, fragment: str) -> int:
 
 
 def refused(text: str) -> PinMapError:
+    """The pin map checked as the app checks it: against what the registered games need."""
     with pytest.raises(PinMapError) as info:
-        parse_pinmap(text, source="table.toml")
+        parse_pinmap(text, source="table.toml", games=device_needs())
     return info.value
 
 

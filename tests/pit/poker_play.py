@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from controller.app.config import TableConfig
-from controller.app.games import PokerGame
 from controller.app.loop import TableLoop
 from controller.cards import DECK, Card
 from controller.journal import Journal
+from controller.poker.game import PokerGame
 from controller.ports import (
     ButtonPressed,
     CardDrawn,
@@ -145,7 +145,7 @@ def play(
     ``mischief_steps``: step number -> what goes wrong then); return every state the loop
     published."""
     states: list[dict[str, Any]] = []
-    game = PokerGame(config.poker)
+    game = PokerGame(config.rules)
     loop = TableLoop(game, journal, events=None, publish=states.append)  # type: ignore[arg-type]
     rng = random.Random(seed)
     hands = LoopHands(loop, rng)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from bj_script import DOUBLE, INSURANCE_CLOSED, NEXT, SPLIT, VOID_HAND, ScriptedTable, start
 
-from controller.app.games import ActionRefused, BlackjackGame
+from controller.blackjack.game import BlackjackGame
 from controller.blackjack.records import (
     BoxVoided,
     CardBurned,
@@ -22,6 +22,7 @@ from controller.blackjack.records import (
 from controller.blackjack.rules import OddStakes, Variants
 from controller.blackjack.settlement import Kind, Outcome, Payout
 from controller.errors import IllegalAction
+from controller.game import ActionRefused
 from controller.ports import (
     ButtonPressed,
     ConsoleAction,

@@ -1,0 +1,116 @@
+"""Blackjack behind the game contract (`controller.game`), and its registry entry.
+
+The table (`controller.blackjack.machine.BlackjackTable`) takes device events through
+``handle``. The console's richer inputs arrive as `ConsoleAction` events naming a
+rules-API call, and supervisors' decisions as `SupervisorAction`; only the calls listed in
+`CONSOLE` and `SPEC.decisions` reach the table, so a console can never reach anything else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from controller.blackjack.machine import BlackjackTable
+from controller.blackjack.records import HoldDecision, Refused
+from controller.blackjack.rules import Variants
+from controller.cards import Card
+from controller.errors import ConfigError, IllegalAction
+from controller.game.contract import GameSpec, Step
+from controller.game.records import ActionRefused
+from controller.journal import to_jsonable
+from controller.ports import (
+    ConsoleAction,
+    ConsoleButton,
+    DeviceNeeds,
+    Event,
+    Lamp,
+    SupervisorAction,
+)
+
+CONSOLE = (
+    "place_wager",
+    "no_more_bets",
+    "insure",
+    "even_money",
+    "double",
+    "split",
+    "stand",
+    "confirm_removal",
+    "shuffled",
+)
+
+
+def _call(method: Callable[..., Any], args: dict[str, Any]) -> Any:
+    if "cards" in args:
+        args = {**args, "cards": [Card.parse(c) for c in args["cards"]]}
+    return method(**args)
+
+
+def _shown(output: Any) -> Any:
+    """A physical button's or sensor's refusal (`Refused`) is shown and journaled like a
+    console action's: an `ActionRefused` naming the button or spot."""
+    if isinstance(output, Refused):
+        return ActionRefused(output.action or "input", output.rule, output.message)
+    return output
+
+
+class BlackjackGame:
+    name = "blackjack"
+    CONSOLE = frozenset(CONSOLE)
+
+    def __init__(self, variants: Variants) -> None:
+        self.table = BlackjackTable(variants)
+
+    @property
+    def round_no(self) -> int:
+        return self.table.round
+
+    def handle(self, event: Event) -> Step:
+        table = self.table
+        if isinstance(event, ConsoleAction):
+            if event.action not in self.CONSOLE:
+                raise ConfigError(f"the blackjack console has no action {event.action!r}")
+            _call(getattr(table, event.action), event.args)
+            return table.take_outputs()
+        if isinstance(event, SupervisorAction):
+            if event.decision == "change_wager":  # a wager the layout's sensor disagrees with
+                values = [event.args.get(k) for k in ("box", "person", "amount")]
+                numbers = [v for v in values if type(v) is int]
+                if len(numbers) != 3 or len(event.args) != 3:
+                    raise IllegalAction("4.1", "change_wager takes a whole box, person, amount")
+                table.change_wager(event.who, *numbers)
+            else:
+                box = event.args.get("box")
+                if box is not None and type(box) is not int:
+                    raise IllegalAction("9.6", "the box to void must be a whole number")
+                table.supervisor_clear(event.who, HoldDecision(event.decision), box)
+            return table.take_outputs()
+        return [_shown(output) for output in table.handle(event)]
+
+    def pending(self) -> Step:
+        """Outputs not yet taken (the new table's first gate and lamp states)."""
+        return self.table.take_outputs()
+
+    def view(self) -> dict[str, Any]:
+        view: dict[str, Any] = to_jsonable(self.table.view())
+        return view
+
+
+SPEC = GameSpec(
+    name="blackjack",
+    rules=Variants,
+    make=BlackjackGame,
+    # every console button (the issue's list), every lamp and at least one box
+    devices=DeviceNeeds(buttons=tuple(ConsoleButton), lamps=tuple(Lamp), box_spot=True),
+    console={name: getattr(BlackjackTable, name) for name in CONSOLE},
+    decisions={
+        **{d.value: BlackjackTable.supervisor_clear for d in HoldDecision},
+        "change_wager": BlackjackTable.change_wager,
+    },
+    from_limits=lambda minimum, maximum, unit: {"smallest_chip": unit},
+    decks=lambda rules: int(rules.decks),
+    private_cards=False,  # all face up, no hole card
+    round_end="RoundSettled",
+    sim_dealer="sim_hardware.dealer:BlackjackDealer",
+)

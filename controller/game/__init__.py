@@ -1,0 +1,30 @@
+"""The game kernel: the contract every game implements (`Game`, `GameSpec`), the records
+all games share, and the registry the app finds games in by name (never naming one)."""
+
+from controller.game.contract import Game, GameSpec, Output, Record, Step
+from controller.game.records import ActionRefused
+from controller.game.registry import (
+    DEFAULT,
+    UnknownGame,
+    device_needs,
+    names,
+    register,
+    spec,
+    unregister,
+)
+
+__all__ = [
+    "DEFAULT",
+    "ActionRefused",
+    "Game",
+    "GameSpec",
+    "Output",
+    "Record",
+    "Step",
+    "UnknownGame",
+    "device_needs",
+    "names",
+    "register",
+    "spec",
+    "unregister",
+]

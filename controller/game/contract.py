@@ -1,0 +1,89 @@
+"""The contract every game implements, and what it tells the app about itself.
+
+A game is a sans-I/O object the controller thread owns (DESIGN.md, "The game kernel"):
+
+- ``handle(event) -> Step``: apply one event (a card, a sensor, a button, a console
+  action naming a rules-API call, a supervisor's decision) and return what it produced,
+  in order: frozen records for the journal (payouts, violations, refusals) and commands
+  for the devices (gate, lamps, displays). A refused input raises `IllegalAction` naming
+  the rule; the loop journals it as `ActionRefused`.
+- ``pending()``: outputs not yet taken (a new table's first gate and lamp states).
+- ``view()``: the game's state as plain JSON for the status display and the pit; it
+  carries the supervisor decisions on offer (``decisions``), so the page copies nothing.
+- ``round_no``: the round (hand) the next journal rows belong to.
+
+The rest of what a game is lives in its `GameSpec` (controller/game/registry.py): its
+rules config, the hardware it needs, the console actions and supervisor decisions it
+offers (each a rules-API call whose signature the console's schema is read from, behind
+the game's own verify step), and the scripted dealer the demo drives it with.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Protocol, TypeAlias
+
+from controller.ports import Command, DeviceNeeds, Event
+
+
+class Record(Protocol):
+    """A frozen dataclass a game returns for the journal; its kind is its class name."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+
+Output: TypeAlias = Record | Command
+Step: TypeAlias = list[Any]  # Output items, in the order they happened
+
+
+class Game(Protocol):
+    name: str
+
+    def handle(self, event: Event) -> Step: ...
+    def pending(self) -> Step: ...
+    def view(self) -> dict[str, Any]: ...
+    @property
+    def round_no(self) -> int: ...
+
+
+def _no_limits(minimum: int, maximum: int, unit: int) -> dict[str, Any]:
+    return {}
+
+
+def _one_deck(rules: Any) -> int:
+    return 1
+
+
+@dataclasses.dataclass(frozen=True)
+class GameSpec:
+    """One registry entry: everything the app needs to run a game without naming it.
+
+    - ``name``: ``[table] game`` in the config, and the name of its rules section;
+    - ``rules``: the rules config dataclass (``[<name>]``; every field has its default);
+    - ``make``: builds the game from its rules;
+    - ``devices``: the hardware it cannot run without (`DeviceNeeds`);
+    - ``console``: the touch console's actions, name -> the rules-API method it calls
+      (unbound: its signature gives the console's schema, `controller.app.console_schema`);
+    - ``decisions``: a supervisor's decisions, name -> the method that takes them;
+    - ``from_limits``: rule fields set from ``[limits]`` (minimum, maximum, chip unit),
+      never from the game's own section;
+    - ``decks``: how many decks its shoe holds (the simulated shoe loads them);
+    - ``private_cards``: players' cards are private (the pit withholds them);
+    - ``round_end``: the record kind that ends a round (the pit's hand-end marker);
+    - ``sim_dealer``: ``"module:function"`` of its scripted dealer (`tablectl demo`),
+      imported only when asked for, so the rules never import the simulators.
+    """
+
+    name: str
+    rules: type
+    make: Callable[[Any], Game]
+    devices: DeviceNeeds
+    console: Mapping[str, Callable[..., Any]]
+    decisions: Mapping[str, Callable[..., Any]]
+    from_limits: Callable[[int, int, int], dict[str, Any]] = _no_limits
+    decks: Callable[[Any], int] = _one_deck
+    private_cards: bool = False
+    round_end: str | None = None
+    sim_dealer: str | None = None
+    round_word: str = "round"

@@ -1,0 +1,76 @@
+"""Draw poker behind the game contract (`controller.game`), and its registry entry.
+
+The poker table takes console and supervisor actions itself (`controller.poker.console`);
+seating, which happens between hands, is added here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.game.contract import GameSpec, Step
+from controller.journal import to_jsonable
+from controller.poker import console
+from controller.poker.display import status
+from controller.poker.rules import PokerRules
+from controller.poker.table import Decision, PokerTable
+from controller.ports import ConsoleAction, ConsoleButton, DeviceNeeds, Event, Lamp
+
+SEATING = ("sit", "leave", "add_chips")
+
+
+class PokerGame:
+    name = "poker"
+    SEATING = frozenset(SEATING)
+
+    def __init__(self, rules: PokerRules) -> None:
+        self.table = PokerTable(rules)
+
+    @property
+    def round_no(self) -> int:
+        return self.table.hand_no
+
+    def handle(self, event: Event) -> Step:
+        if isinstance(event, ConsoleAction) and event.action in self.SEATING:
+            getattr(self.table, event.action)(**event.args)
+            return []
+        return self.table.handle(event)
+
+    def pending(self) -> Step:
+        return []
+
+    def view(self) -> dict[str, Any]:
+        view: dict[str, Any] = to_jsonable(status(self.table))
+        return view
+
+
+SPEC = GameSpec(
+    name="poker",
+    rules=PokerRules,
+    make=PokerGame,
+    # no insurance, doubles or splits; the dealer-button display (one lamp per seat)
+    devices=DeviceNeeds(
+        buttons=(
+            ConsoleButton.NO_MORE_BETS,
+            ConsoleButton.NEXT,
+            ConsoleButton.VOID_HAND,
+            ConsoleButton.SUPERVISOR,
+        ),
+        lamps=(Lamp.BETTING_OPEN, Lamp.DEALER_ACTION, Lamp.HOLD),
+        position_display=True,
+    ),
+    console={
+        **{name: getattr(PokerTable, method) for name, method in console.CONSOLE_ACTIONS.items()},
+        **{name: getattr(PokerTable, name) for name in SEATING},
+    },
+    decisions={d.value: PokerTable.supervisor_clear for d in Decision},
+    from_limits=lambda minimum, maximum, unit: {
+        "minimum_wager": minimum,
+        "maximum_wager": maximum,
+        "chip_unit": unit,
+    },
+    private_cards=True,  # rule 11.3(a), 11.4(c): players' hands are their own
+    round_end="HandSettled",
+    sim_dealer="sim_hardware.dealer:PokerDealer",
+    round_word="hand",
+)
