@@ -86,11 +86,13 @@ class DeviceHello(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardDrawn(Event):
-    """A card left the shoe. ``device_ms`` is the device's own clock, when it has one."""
+    """A card left the shoe. ``device_ms`` is the device's own clock, when it has one;
+    ``tag`` the RFID tag it was read by (an RFID shoe: each card of each deck has its own)."""
 
     card: Card
     seq: int | None = None
     device_ms: int | None = None
+    tag: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -197,9 +199,13 @@ class SignInRefused(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeviceLost(Event):
-    """A device stopped answering (cable pulled, port gone, heartbeat overdue)."""
+    """A device stopped answering (cable pulled, port gone, heartbeat overdue).
+    ``resends``: the device sends again what was not acknowledged (our serial protocol),
+    so nothing is lost with the line; False for a reader without acknowledgement (RFID),
+    whose cards passing while it was gone are gone unseen."""
 
     reason: str
+    resends: bool = True
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -33,8 +33,16 @@ from collections import Counter
 from dataclasses import dataclass
 
 from controller.cards import DECK, Card, shoe_cards
+from controller.ports import DeviceFault, DeviceLost, Event, Fault
 
-__all__ = ["BLACKJACK_RULE", "POKER_RULE", "ForeignCard", "ShoeAudit", "ShoeReport"]
+__all__ = [
+    "BLACKJACK_RULE",
+    "POKER_RULE",
+    "ForeignCard",
+    "ShoeAudit",
+    "ShoeReport",
+    "reader_hold",
+]
 
 BLACKJACK_RULE = "3.3"
 POKER_RULE = "11.2"
@@ -48,9 +56,15 @@ class ForeignCard:
     card: str
     seen: int
     holds: int
+    tag: str | None = None  # set when the same RFID tag was read twice: one card, twice
 
     @property
     def message(self) -> str:
+        if self.tag is not None:
+            return (
+                f"{self.card} (tag {self.tag}) was already read since the shuffle: the same "
+                f"card out of the shoe twice (rule {self.rule}, shoe composition)"
+            )
         return (
             f"{self.card} seen {self.seen} times since the shuffle but the shoe holds "
             f"{self.holds}: possible foreign card (rule {self.rule}, shoe composition)"
@@ -86,13 +100,14 @@ class ShoeReport:
 class ShoeAudit:
     """Counts the cards read since the last shuffle of an N-deck shoe."""
 
-    __slots__ = ("_holds", "_seen", "decks", "rule")
+    __slots__ = ("_holds", "_seen", "_tags", "decks", "rule")
 
     def __init__(self, decks: int, rule: str) -> None:
         self.decks = decks
         self.rule = rule
         self._holds = Counter(shoe_cards(decks))
         self._seen: Counter[Card] = Counter()
+        self._tags: dict[str, Card] = {}  # RFID tags read since the shuffle
 
     @property
     def cards_seen(self) -> int:
@@ -101,13 +116,19 @@ class ShoeAudit:
     def count(self, card: Card) -> int:
         return self._seen[card]
 
-    def see(self, card: Card) -> ForeignCard | None:
+    def see(self, card: Card, tag: str | None = None) -> ForeignCard | None:
         """Count ``card``; a `ForeignCard` when it is now seen more often than the shoe
-        holds it (each further copy is reported again)."""
+        holds it (each further copy is reported again). ``tag``: the RFID tag it was read
+        by; in an RFID shoe each card of each deck has its own tag, so a tag read twice
+        since the shuffle is one card out twice, even where N decks hold N copies of it."""
         seen = self._seen
         seen[card] += 1
         n = seen[card]
         holds = self._holds[card]
+        if tag is not None:
+            if tag in self._tags:
+                return ForeignCard(self.rule, str(card), n, holds, tag)
+            self._tags[tag] = card
         if n > holds:
             return ForeignCard(self.rule, str(card), n, holds)
         return None
@@ -117,6 +138,8 @@ class ShoeAudit:
         the earlier discards shuffled to complete the draw): it may be seen again."""
         if self._seen[card] > 0:
             self._seen[card] -= 1
+        for tag in [t for t, c in self._tags.items() if c == card]:
+            del self._tags[tag]
 
     def report(self) -> ShoeReport:
         """The reconciliation so far (seen against the composition)."""
@@ -129,6 +152,29 @@ class ShoeAudit:
         """The shoe is being shuffled: report, then start counting afresh."""
         report = self.report()
         self._seen.clear()
+        self._tags.clear()
         return report
 
     shuffled = shoe_end
+
+
+def reader_hold(event: Event, gate_open: bool) -> tuple[str, str] | None:
+    """Whether a card reader's event must hold the table: (message, who raised it).
+
+    - an RFID tag in no enrolled deck (`Fault.UNKNOWN_TAG`): a card left the shoe that
+      the table cannot name: held whatever the gate, naming the tag;
+    - a reader without acknowledgement lost while the gate was open (``resends=False``):
+      cards may have left the shoe unseen, and nothing can send them again (DESIGN
+      "Runtime model"). Our serial shoe resends what was not acknowledged, so its loss
+      holds nothing; with the gate locked no card can have passed.
+    """
+    if isinstance(event, DeviceFault) and event.fault is Fault.UNKNOWN_TAG:
+        message = f"tag {event.detail} is in no enrolled deck: an unknown card left the shoe"
+        return message, f"the reader {event.source}"
+    if isinstance(event, DeviceLost) and not event.resends and gate_open:
+        message = (
+            f"the card reader was lost with the gate open ({event.reason}): cards may have "
+            "left the shoe unseen, and the reader cannot send them again"
+        )
+        return message, f"the reader {event.source}"
+    return None

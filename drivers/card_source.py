@@ -49,6 +49,8 @@ class CardSource(ABC):
     """The registry name of the back-end (``[shoe] protocol``)."""
     restored_on_reopen: ClassVar[bool] = True
     """Report `DeviceRestored` when the line is reopened (False: when the device speaks)."""
+    resends: ClassVar[bool] = True
+    """The device resends what was not acknowledged (`DeviceLost.resends`)."""
 
     def __init__(
         self,
@@ -186,7 +188,7 @@ class CardSource(ABC):
             self._lost = True
             self.stats["lost"] += 1
             log.warning("%s: device lost: %s", self.name, reason)
-            self.events.put(DeviceLost(source=self.name, reason=reason))
+            self.events.put(DeviceLost(source=self.name, reason=reason, resends=self.resends))
 
     def _report_restored(self) -> None:
         if self._lost:

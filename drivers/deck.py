@@ -8,7 +8,8 @@ A deck file is UTF-8 text, one card per line::
 
 - ``#`` starts a comment, to the end of the line; blank lines are ignored;
 - a line is a tag id, white space, and a card in `controller.cards.Card.parse` text
-  (``As``, ``Td``, ``10d``, ``7c``);
+  (``As``, ``Td``, ``10d``, ``7c``), or ``CUT`` for a tagged cutting card (an RFID shoe
+  reports the cutting card coming out as a shoe status, rule 7.1);
 - a tag id is 1 to 32 letters or digits, compared without regard to case. Write it the way
   your reader reports it: an RDM6300 reports 10 hex digits (``0F002A3B5C``), a USB keyboard
   reader usually types the last four bytes in decimal (``0002767708``). ``tablectl
@@ -37,6 +38,8 @@ from controller.errors import ConfigError
 log = logging.getLogger(__name__)
 
 _TAG = re.compile(r"[0-9A-Za-z]{1,32}")
+CUT = "CUT"
+"""The card text of a tagged cutting card in a deck file."""
 
 
 def normalise_tag(tag: str) -> str:
@@ -56,8 +59,15 @@ class Enrolment:
 class DeckEnrolment:
     """Tag ids to cards. Immutable once built; look up with `card_for`."""
 
-    def __init__(self, enrolments: Iterable[Enrolment], *, name: str = "deck") -> None:
+    def __init__(
+        self,
+        enrolments: Iterable[Enrolment],
+        *,
+        name: str = "deck",
+        cutting_cards: Iterable[tuple[str, str]] = (),
+    ) -> None:
         by_tag: dict[str, Enrolment] = {}
+        cut: dict[str, str] = {}  # tag: origin
         for entry in enrolments:
             tag = normalise_tag(entry.tag)
             earlier = by_tag.get(tag)
@@ -67,8 +77,19 @@ class DeckEnrolment:
                     f"at {earlier.origin}; every card needs its own tag"
                 )
             by_tag[tag] = Enrolment(tag, entry.card, entry.origin)
+        for raw, origin in cutting_cards:
+            tag = normalise_tag(raw)
+            if tag in by_tag or tag in cut:
+                where = by_tag[tag].origin if tag in by_tag else cut[tag]
+                raise ConfigError(f"{origin}: tag {tag} is already enrolled at {where}")
+            cut[tag] = origin
         self.name = name
         self._by_tag: Mapping[str, Enrolment] = MappingProxyType(by_tag)
+        self.cutting_cards: Mapping[str, str] = MappingProxyType(cut)
+        """Tags of cutting cards (tag: where enrolled)."""
+
+    def is_cutting_card(self, tag: str) -> bool:
+        return normalise_tag(tag) in self.cutting_cards
 
     def card_for(self, tag: str) -> Card | None:
         """The card enrolled under ``tag``, or None for a tag not in this deck."""
@@ -95,7 +116,10 @@ class DeckEnrolment:
     @staticmethod
     def combine(*decks: DeckEnrolment, name: str = "shoe") -> DeckEnrolment:
         """One enrolment for a multi-deck shoe. A tag in two decks is a `ConfigError`."""
-        return DeckEnrolment((entry for deck in decks for entry in deck), name=name)
+        cut = [item for deck in decks for item in deck.cutting_cards.items()]
+        return DeckEnrolment(
+            (entry for deck in decks for entry in deck), name=name, cutting_cards=cut
+        )
 
     def __repr__(self) -> str:
         return f"<DeckEnrolment {self.name}: {len(self)} tags>"
@@ -104,6 +128,7 @@ class DeckEnrolment:
 def parse_deck(lines: Iterable[str], *, source: str = "<deck>") -> DeckEnrolment:
     """Parse deck-file lines (see the module docstring). ``source`` names the file."""
     entries: list[Enrolment] = []
+    cut: list[tuple[str, str]] = []
     card_origin: dict[Card, str] = {}
     for number, line in enumerate(lines, start=1):
         where = f"{source}:{number}"
@@ -118,6 +143,9 @@ def parse_deck(lines: Iterable[str], *, source: str = "<deck>") -> DeckEnrolment
         tag, card_text = fields
         if not _TAG.fullmatch(tag):
             raise ConfigError(f"{where}: tag id {tag!r} must be 1 to 32 letters or digits")
+        if card_text.upper() == CUT:
+            cut.append((tag, where))
+            continue
         try:
             card = Card.parse(card_text)
         except CardError as exc:
@@ -129,7 +157,7 @@ def parse_deck(lines: Iterable[str], *, source: str = "<deck>") -> DeckEnrolment
             )
         card_origin[card] = where
         entries.append(Enrolment(tag, card, where))
-    return DeckEnrolment(entries, name=source)
+    return DeckEnrolment(entries, name=source, cutting_cards=cut)
 
 
 def load_deck(path: str | Path, *, require_complete: bool = False) -> DeckEnrolment:

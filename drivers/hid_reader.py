@@ -193,8 +193,8 @@ class HidRfidReader(TagReader):
         for item in self._decoder.feed(report):
             if isinstance(item, HidProblem):
                 produced.append(self._fault(Fault.MALFORMED, f"{item.kind}: {item.detail}"))
-            elif (event := self._tag_read(item.tag)) is not None:
-                produced.append(event)
+            else:
+                produced += self._tag_read(item.tag)
         return produced
 
     def _close_line(self) -> None:

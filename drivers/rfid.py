@@ -114,8 +114,8 @@ class Rdm6300Reader(TagReader):
             if isinstance(item, FrameProblem):
                 detail = f"{item.detail} (bytes {item.raw.hex(' ')})"
                 produced.append(self._fault(_FAULTS[item.kind], detail))
-            elif (event := self._tag_read(item.tag)) is not None:
-                produced.append(event)
+            else:
+                produced += self._tag_read(item.tag)
         if decoder.skipped > skipped:
             self.stats["junk-bytes"] += decoder.skipped - skipped
         return produced

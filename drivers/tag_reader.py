@@ -12,9 +12,14 @@ one read each.
 
 The events, the same for every RFID back-end:
 
-- an enrolled tag: `CardDrawn(card=..., seq=None)`: the reader has no acknowledgement;
+- an enrolled tag: `CardDrawn(card=..., tag=..., seq=None)`: the reader has no
+  acknowledgement; the tag lets the shoe audit tell one card read twice from two copies;
 - a tag in no enrolled deck: `DeviceFault(UNKNOWN_TAG, detail=tag)`, once per pass;
-- a broken frame or report: `DeviceFault(BAD_CHECKSUM | MALFORMED)`.
+- a tagged cutting card (``CUT`` in a deck file): `ShoeStatusChanged` with the cutting card
+  seen, then not (the edge a shoe's sensor gives);
+- a broken frame or report: `DeviceFault(BAD_CHECKSUM | MALFORMED)`;
+- the line lost: `DeviceLost(resends=False)`: cards that passed meanwhile were not seen,
+  and the game holds the table if its gate was open (controller/shoe_audit.py).
 """
 
 from __future__ import annotations
@@ -24,9 +29,9 @@ import queue
 import time
 from collections.abc import Callable
 
-from controller.ports import CardDrawn, DeviceFault, Event, Fault
+from controller.ports import CardDrawn, DeviceFault, Event, Fault, ShoeStatusChanged
 from drivers.card_source import CardSource
-from drivers.deck import DeckEnrolment
+from drivers.deck import DeckEnrolment, normalise_tag
 from firmware_bridge.rdm6300 import PresenceFilter
 
 log = logging.getLogger(__name__)
@@ -38,11 +43,13 @@ def tag_event(source: str, deck: DeckEnrolment, tag: str) -> Event:
     if card is None:
         log.warning("%s: tag %s is not enrolled in %s", source, tag, deck.name)
         return DeviceFault(source=source, fault=Fault.UNKNOWN_TAG, detail=tag)
-    return CardDrawn(source=source, card=card)
+    return CardDrawn(source=source, card=card, tag=normalise_tag(tag))
 
 
 class TagReader(CardSource):
     """A card source that reads tag ids and looks them up in the deck enrolment."""
+
+    resends = False  # no acknowledgement: what passed while it was gone is gone
 
     def __init__(
         self,
@@ -60,14 +67,27 @@ class TagReader(CardSource):
         self._clock = clock
         self._presence = PresenceFilter(hold)
 
-    def _tag_read(self, tag: str) -> Event | None:
-        """One sighting of ``tag``: the event of a new pass, or None for a repeat."""
-        if not self._presence.seen(tag.upper(), self._clock()):
+    def _tag_read(self, tag: str) -> list[Event]:
+        """One sighting of ``tag``: the events of a new pass, or none for a repeat."""
+        if not self._presence.seen(normalise_tag(tag), self._clock()):
             self.stats["repeats"] += 1
-            return None
+            return []
+        if self.deck.is_cutting_card(tag):
+            # the cutting card passed: a rising and a falling edge, as a shoe's sensor
+            self.stats["cutting-card"] += 1
+            return [self._cut(True), self._cut(False)]
         event = tag_event(self.name, self.deck, tag)
         self.stats["reads" if isinstance(event, CardDrawn) else "unknown-tag"] += 1
-        return event
+        return [event]
+
+    def _cut(self, seen: bool) -> ShoeStatusChanged:
+        return ShoeStatusChanged(
+            source=self.name,
+            cut_card_seen=seen,
+            shoe_empty=False,
+            door_open=False,
+            gate_locked=False,
+        )
 
     def _fault(self, fault: Fault, detail: str) -> DeviceFault:
         """A named fault for a frame or report that was not a read."""

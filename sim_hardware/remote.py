@@ -19,10 +19,11 @@ import json
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from sim_hardware.shoe import SimulatedShoe
+from controller.cards import Card
 
 HEADER = "X-Tablectl-Console"
 DEMO_DEALER = ("d01", "1357")  # examples/*.toml: the demo staff
@@ -92,6 +93,18 @@ class ConsoleClient:
         return self.post("/api/signin", {"staff": staff, "pin": pin})
 
 
+class DealingShoe(Protocol):
+    """A simulated shoe the hands deal from: `sim_hardware.shoe.SimulatedShoe` (our serial
+    protocol) or `sim_hardware.rdm6300.SimulatedRfidShoe` (an RDM6300 at its mouth)."""
+
+    decks: int
+
+    @property
+    def cards_left(self) -> int: ...
+    def draw_when_open(self, timeout: float = ...) -> Card: ...
+    def load(self, cards: Sequence[Card] | None = None, cut_card_at: int | None = None) -> None: ...
+
+
 class RemoteHands:
     """`sim_hardware.dealer.TableHands` over a console API and a local simulated shoe.
     Wagers are keyed in (``place_wager``); chips taken off the layout are not sensed."""
@@ -101,7 +114,7 @@ class RemoteHands:
     def __init__(
         self,
         client: ConsoleClient,
-        shoe: SimulatedShoe,
+        shoe: DealingShoe,
         stake: int = 2,
         pin: str = "",
         *,

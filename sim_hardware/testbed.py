@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,15 +29,31 @@ def free_port() -> int:
         return port
 
 
-def write_config(folder: Path, shoe_url: str, port: int, extra: str = "") -> Path:
+def write_config(
+    folder: Path,
+    shoe_url: str,
+    port: int,
+    extra: str = "",
+    *,
+    rfid_decks: Sequence[Path] = (),
+    repeat_window_ms: int = 1000,
+) -> Path:
     """The example blackjack table, with the shoe at ``shoe_url``, the journal in
     ``folder``, the display on ``port``, and no sensors for insurance (wagers and insurance
-    are keyed on the console). ``extra`` is appended (e.g. a [pit] section)."""
+    are keyed on the console). ``extra`` is appended (e.g. a [pit] section). With
+    ``rfid_decks`` the shoe is an RDM6300 reader reading those enrolled decks."""
     text = (EXAMPLES / "blackjack-table.toml").read_text()
+    protocol = 'protocol = "tablectl"  # docs/protocol.md'
+    if rfid_decks:
+        listed = ", ".join(f'"{path}"' for path in rfid_decks)
+        protocol = (
+            f'protocol = "rdm6300"\ndecks = [{listed}]\nrepeat_window_ms = {repeat_window_ms}'
+        )
     replacements = {
         'url = "/dev/serial/by-id/usb-FTDI_FT232R_USB_UART_SHOE01-if00-port0"': (
             f'url = "{shoe_url}"'
         ),
+        'protocol = "tablectl"  # docs/protocol.md': protocol,
         'path = "/var/lib/tablectl/bj-01.sqlite"': f'path = "{folder}/journal.sqlite"',
         "port = 8080": f"port = {port}",
         "boxes = 5\n": "boxes = 5\ninsurance_sensors = false\n",

@@ -7,8 +7,12 @@ Sections (examples/blackjack-table.toml and examples/poker-table.toml are comple
   ``denominations`` (chip values; the lowest is the unit pots are split to, 11.4(d)).
 - ``[<game>]`` (``[blackjack]``, ``[poker]``...): the game's rules, its `GameSpec`'s
   ``rules`` type; any field left out keeps its DESIGN.md default.
-- ``[shoe]``: ``url`` (a serial port, ``socket://``, or ``"sim://"`` for the built-in
-  simulated shoe), ``protocol`` (``"tablectl"``: docs/protocol.md), ``baud``.
+- ``[shoe]``: ``url`` (a serial port, ``socket://``, ``usb://VVVV:PPPP`` for a USB reader,
+  or ``"sim://"`` for the built-in simulated shoe), ``protocol`` (a card source of
+  `drivers.registry`: ``"tablectl"``, docs/protocol.md; ``"rdm6300"`` or ``"hid"``, an
+  RFID reader, docs/rfid.md), ``baud``; an RFID shoe also ``decks`` (its deck enrolment
+  files, one per deck, relative to the config) and ``repeat_window_ms`` (reads of a tag
+  within this long of its last read are one pass of one card).
 - ``[pins]``: the GPIO pin map (drivers/pinmap.py, docs/wiring.md). ``tablectl run --sim``
   puts it, and the shoe, on the simulators instead (DESIGN: a simulator is chosen
   explicitly, never as a fallback).
@@ -45,6 +49,7 @@ from typing import Any
 from controller import game as games
 from controller.errors import ConfigError
 from drivers.pinmap import ConfigLines, PinMap, parse_pinmap
+from drivers.registry import CARD_SOURCES, RFID_PROTOCOLS
 
 STAFF_ID = re.compile(r"[A-Za-z0-9._-]{1,32}")
 
@@ -54,6 +59,12 @@ class ShoeConfig:
     url: str
     protocol: str = "tablectl"
     baud: int = 115200
+    decks: tuple[Path, ...] = ()  # an RFID shoe's deck enrolment files
+    repeat_window_ms: int = 1000
+
+    @property
+    def rfid(self) -> bool:
+        return self.protocol in RFID_PROTOCOLS
 
     @property
     def simulated(self) -> bool:
@@ -147,7 +158,13 @@ class PitConfig:
 _SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
     "table": {"id": (str, ...), "game": (str, ...), "site": (str, "site")},
     "limits": {"minimum": (int, ...), "maximum": (int, ...), "denominations": (list, [1])},
-    "shoe": {"url": (str, ...), "protocol": (str, "tablectl"), "baud": (int, 115200)},
+    "shoe": {
+        "url": (str, ...),
+        "protocol": (str, "tablectl"),
+        "baud": (int, 115200),
+        "decks": (list, []),
+        "repeat_window_ms": (int, 1000),
+    },
     "display": {
         "host": (str, "127.0.0.1"),
         "port": (int, 8080),
@@ -343,8 +360,7 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
             checked = check.rules(doc, name, extra)
             rules = checked if name == game else rules
     shoe = check.section(doc, "shoe")
-    if shoe["protocol"] != "tablectl":
-        raise check.error("only 'tablectl' (docs/protocol.md) is supported", "shoe", "protocol")
+    shoe_config = _shoe(check, shoe, base)
     display = check.section(doc, "display") if "display" in doc else _defaults("display")
     journal = check.section(doc, "journal")
     if not isinstance(doc.get("pins"), dict):
@@ -390,7 +406,7 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
         maximum=limits["maximum"],
         denominations=tuple(sorted(denominations)),
         rules=rules,
-        shoe=ShoeConfig(**shoe),
+        shoe=shoe_config,
         pins=pins,
         display_host=display["host"],
         display_port=display["port"],
@@ -485,3 +501,29 @@ def rules_from_dict(game: str, values: dict[str, Any]) -> Any:
         for key, value in values.items()
     }
     return cls(**converted)
+
+
+def _shoe(check: _Checker, shoe: dict[str, Any], base: Path | None) -> ShoeConfig:
+    """The ``[shoe]``: a known card source; an RFID one with its deck files."""
+    protocol = shoe["protocol"]
+    if protocol not in CARD_SOURCES:
+        known = ", ".join(repr(name) for name in CARD_SOURCES)
+        raise check.error(f"unknown card source (known: {known})", "shoe", "protocol")
+    decks: list[Path] = []
+    for entry in shoe["decks"]:
+        if not isinstance(entry, str) or not entry:
+            raise check.error(f"must be a list of deck file paths, not {entry!r}", "shoe", "decks")
+        path = Path(entry)
+        decks.append(base / path if base is not None and not path.is_absolute() else path)
+    if protocol in RFID_PROTOCOLS and not decks and shoe["url"] != "sim://":
+        raise check.error(
+            f"an {protocol} shoe reads tags: list its enrolled deck files, "
+            'decks = ["deck1.txt", ...] (docs/rfid.md)',
+            "shoe",
+            "decks",
+        )
+    if protocol not in RFID_PROTOCOLS and decks:
+        raise check.error(f"the {protocol} protocol sends cards, not tags: no decks", "shoe")
+    if shoe["repeat_window_ms"] < 50:
+        raise check.error("must be at least 50 ms", "shoe", "repeat_window_ms")
+    return ShoeConfig(shoe["url"], protocol, shoe["baud"], tuple(decks), shoe["repeat_window_ms"])

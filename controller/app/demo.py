@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from controller.app.cli import at_least, seconds, tcp_port
-from controller.app.config import TableConfig, load_config
+from controller.app.config import ShoeConfig, TableConfig, load_config
 from controller.app.table import RunningTable
 from controller.errors import ConfigError, TableError
 from controller.game import DEFAULT, names, spec
@@ -71,6 +71,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--rounds", type=at_least(0), default=None, help="stop after this many rounds"
     )
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument(
+        "--shoe",
+        choices=("serial", "rfid"),
+        default=None,
+        help="the simulated shoe: 'serial' (docs/protocol.md) or 'rfid' (an RDM6300 reader "
+        "at the mouth of a shoe of tagged decks, docs/rfid.md); default: the config's",
+    )
     parser.add_argument(
         "--port",
         type=tcp_port,
@@ -145,15 +152,24 @@ def sign_in_dealer(table: RunningTable) -> None:
 
 
 def demo_config(
-    game: str, journal: Path | None, port: int | None, path: Path | None = None
+    game: str,
+    journal: Path | None,
+    port: int | None,
+    path: Path | None = None,
+    shoe: str | None = None,
 ) -> TableConfig:
     """The table config the demo runs: ``path``, or the game's example; ``journal`` and
-    ``port``, when given, in place of the config's own."""
+    ``port``, when given, in place of the config's own; ``shoe="rfid"``: a simulated
+    RDM6300 shoe of tagged decks, ``"serial"``: our serial protocol's."""
     config = load_config(path or EXAMPLES / f"{game}-table.toml")
     if journal is not None:
         config = dataclasses.replace(config, journal_path=journal)
     if port is not None:
         config = dataclasses.replace(config, display_port=port)
+    if shoe is not None:
+        protocol = "rdm6300" if shoe == "rfid" else "tablectl"
+        sim_shoe = ShoeConfig("sim://", protocol, config.shoe.baud)
+        config = dataclasses.replace(config, shoe=sim_shoe)
     return config
 
 
@@ -282,7 +298,7 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
         journal = Path(folder.name) / "journal.sqlite"
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
     try:
-        config = demo_config(args.game, journal, args.port, args.config)
+        config = demo_config(args.game, journal, args.port, args.config, args.shoe)
         check_port_free(config.display_host, config.display_port)
         table = RunningTable(config, simulate=True, seed=seed).start()
     except (TableError, OSError) as exc:

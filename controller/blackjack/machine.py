@@ -57,7 +57,7 @@ from controller.ports import (
     SpotOccupied,
     UnlockShoe,
 )
-from controller.shoe_audit import BLACKJACK_RULE, ShoeAudit
+from controller.shoe_audit import BLACKJACK_RULE, ShoeAudit, reader_hold
 
 __all__ = ["STATES", "TRANSITIONS", "BlackjackTable"]
 
@@ -159,7 +159,7 @@ class BlackjackTable(LayoutSensors):
     def handle(self, event: Event) -> list[Output]:
         """Apply one device event; return the commands and records it produced."""
         if type(event) is CardDrawn:
-            self.card_drawn(event.card)
+            self.card_drawn(event.card, event.tag)
         elif type(event) is ButtonPressed:
             self.press(event.button)
         elif type(event) is SpotOccupied:
@@ -179,6 +179,9 @@ class BlackjackTable(LayoutSensors):
             if reloaded and self.shuffle.due and self.can_shuffled():
                 self._confirm_shuffle("shoe")
             self._door_level = event.door_open
+        elif (held := reader_hold(event, self._gate_locked is False)) is not None:
+            message, by = held  # an unknown tag, or a reader lost with the gate open
+            self._violate(BLACKJACK_RULE, message, None, by)
         return self.take_outputs()
 
     def take_outputs(self) -> list[Output]:
@@ -216,14 +219,14 @@ class BlackjackTable(LayoutSensors):
 
     # --- cards ----------------------------------------------------------------------------
 
-    def card_drawn(self, card: Card) -> None:
+    def card_drawn(self, card: Card, tag: str | None = None) -> None:
         """Route a card that left the shoe to the hand the dealing order says (or HOLD)."""
         state = self.state
         if self.shuffle.burns_due and state in _BURN_STATES and not self._kept:
-            self._burn(card)
+            self._burn(card, tag)
             return
         self.shuffle.cards_this_round += 1
-        foreign = None if self._kept else self.audit.see(card)
+        foreign = None if self._kept else self.audit.see(card, tag)
         if foreign is not None:
             self._violate(foreign.rule, foreign.message, card)
         elif self._removals:
@@ -252,12 +255,12 @@ class BlackjackTable(LayoutSensors):
                 rule, message = "7.1", f"a card before the shuffle due under {self.shuffle.due}"
             self._violate(rule, message, card)
 
-    def _burn(self, card: Card) -> None:
+    def _burn(self, card: Card, tag: str | None = None) -> None:
         """The burn after the shuffle (surrounding rules): counted by the shoe audit (a
         foreign card is one all the same), journaled, in no hand."""
         self.shuffle.burns_due -= 1
         self._out.append(CardBurned(str(card), self.shuffle.burns_due))
-        foreign = self.audit.see(card)
+        foreign = self.audit.see(card, tag)
         if foreign is not None:
             self._violate(foreign.rule, f"{foreign.message} (the burn card)", None, "the shoe")
 

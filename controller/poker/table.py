@@ -54,7 +54,7 @@ from controller.ports import (
     SupervisorAction,
     UnlockShoe,
 )
-from controller.shoe_audit import POKER_RULE, ShoeAudit, ShoeReport
+from controller.shoe_audit import POKER_RULE, ShoeAudit, ShoeReport, reader_hold
 
 log = logging.getLogger(__name__)
 
@@ -142,13 +142,17 @@ class PokerTable:
         """Apply one event. A refused console action raises `IllegalAction` naming the rule;
         a card is never refused (it has left the shoe): a wrong one holds the table."""
         if isinstance(event, CardDrawn):
-            return self.card_drawn(event.card)
+            return self.card_drawn(event.card, event.tag)
         if isinstance(event, ConsoleAction):
             return apply_console(self, event)
         if isinstance(event, SupervisorAction):
             return self.supervisor_clear(event.who, event.decision)
         if isinstance(event, ButtonPressed) and event.button is ConsoleButton.NEXT:
             return self.start_hand()
+        held = reader_hold(event, self.state in ("dealing", "drawing"))
+        if held is not None:  # an unknown tag, or a reader lost with the gate open
+            violation = Violation(POKER_RULE, f"{held[0]} ({held[1]})")
+            return self._violate(violation, None, keep_first=self.hold is not None)
         return []
 
     # --- starting a hand -------------------------------------------------------------------
@@ -218,10 +222,10 @@ class PokerTable:
 
     # --- cards from the shoe -----------------------------------------------------------------
 
-    def card_drawn(self, card: Card) -> list[Output]:
+    def card_drawn(self, card: Card, tag: str | None = None) -> list[Output]:
         draw = self.draw
         reused = self.state == "drawing" and draw is not None and draw.reshuffled
-        foreign = None if reused else self.audit.see(card)  # 11.3(b) reuses discards
+        foreign = None if reused else self.audit.see(card, tag)  # 11.3(b) reuses discards
         if self.hold is not None:
             violation = Violation(
                 self.hold.rule,
@@ -528,7 +532,9 @@ class PokerTable:
 
     # --- HOLD -------------------------------------------------------------------------------
 
-    def _violate(self, violation: Violation, card: Card, keep_first: bool = False) -> list[Output]:
+    def _violate(
+        self, violation: Violation, card: Card | None, keep_first: bool = False
+    ) -> list[Output]:
         log.warning("HOLD: rule %s: %s", violation.rule, violation.message)
         if not keep_first:
             self.hold = violation

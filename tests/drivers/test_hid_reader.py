@@ -151,7 +151,8 @@ def reader(
 
 
 def drawn(card: str) -> CardDrawn:
-    return CardDrawn(source="hid", card=Card.parse(card))
+    tag = {"As": "0002767708", "Td": "0002767709"}[card]
+    return CardDrawn(source="hid", card=Card.parse(card), tag=tag)
 
 
 def test_open_detaches_the_kernel_driver_and_claims_the_interface(

@@ -14,7 +14,16 @@ import pytest
 import serial
 
 from controller.cards import Card
-from controller.ports import CardDrawn, DeviceFault, DeviceLost, DeviceRestored, Event, Fault
+from controller.errors import ConfigError
+from controller.ports import (
+    CardDrawn,
+    DeviceFault,
+    DeviceLost,
+    DeviceRestored,
+    Event,
+    Fault,
+    ShoeStatusChanged,
+)
 from drivers.deck import DeckEnrolment, parse_deck
 from drivers.errors import DeviceNotFound
 from drivers.rfid import Rdm6300Reader
@@ -73,8 +82,12 @@ def next_event(events: queue.Queue[Event]) -> Event:
     return events.get(timeout=WAIT)
 
 
-def drawn(card: str) -> CardDrawn:
-    return CardDrawn(source="shoe-rfid", card=Card.parse(card))
+TAG_OF = {"As": ACE, "Td": TEN, "2c": MARKER}
+
+
+def drawn(card: str, source: str = "shoe-rfid") -> CardDrawn:
+    """The event for one pass of the card's tag: the card, and the tag it was read by."""
+    return CardDrawn(source=source, card=Card.parse(card), tag=TAG_OF[card])
 
 
 def until_marker(events: queue.Queue[Event]) -> list[Event]:
@@ -187,6 +200,36 @@ def test_simulator_writes_to_any_serial_object(
     sim = SimulatedRdm6300(line)
     with Rdm6300Reader("loop://", deck, events, opener=lambda url: line):
         sim.present(MARKER, repeats=2)
-        assert next_event(events) == CardDrawn(source="rfid", card=Card.parse("2c"))
+        assert next_event(events) == drawn("2c", source="rfid")
     sim.close()
     assert not line.is_open
+
+
+def test_a_tagged_cutting_card_is_a_shoe_status_edge(events: queue.Queue[Event]) -> None:
+    deck = parse_deck([f"{ACE} As", f"{STRANGER} CUT"], source="cut-deck")
+    assert deck.is_cutting_card(STRANGER.lower()) and len(deck) == 1
+    with SimulatedRdm6300() as sim, Rdm6300Reader(sim.path, deck, events) as reader:
+        sim.present(STRANGER, repeats=4)
+        sim.present(ACE)
+        seen = [next_event(events), next_event(events)]
+        assert [e.cut_card_seen for e in seen if isinstance(e, ShoeStatusChanged)] == [
+            True,
+            False,
+        ]
+        assert next_event(events) == CardDrawn(source="rfid", card=Card.parse("As"), tag=ACE)
+        assert reader.stats["cutting-card"] == 1
+
+
+def test_a_lost_rfid_reader_says_it_cannot_resend(
+    sim: SimulatedRdm6300, driver: Rdm6300Reader, events: queue.Queue[Event]
+) -> None:
+    sim.unplug()
+    lost = next_event(events)
+    assert isinstance(lost, DeviceLost) and lost.resends is False
+
+
+def test_a_cutting_card_tag_in_two_decks_is_refused() -> None:
+    one = parse_deck([f"{STRANGER} CUT"], source="one")
+    two = parse_deck([f"{STRANGER} cut"], source="two")
+    with pytest.raises(ConfigError, match="already enrolled at one:1"):
+        DeckEnrolment.combine(one, two)
