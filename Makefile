@@ -22,6 +22,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy firmware_bridge drivers controller sim_hardware
+	$(BIN)/lint-imports
 
 # Every benchmark in bench/ in one table (bench/run_all.py; results in bench/results/).
 bench: $(STAMP)

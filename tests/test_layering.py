@@ -5,7 +5,6 @@ the same check under pytest, and shows that the contracts still say what DESIGN.
 
 from __future__ import annotations
 
-import os
 import tomllib
 from pathlib import Path
 
@@ -37,7 +36,6 @@ def test_the_contracts_are_the_floors_of_the_design() -> None:
     assert floors[0] == "controller.app" and floors[1] == "sim_hardware"
     assert "firmware_bridge" in floors[-1] and "controller.ports" in floors[-1]
     games = {"controller.blackjack", "controller.poker"}
-    assert games <= set(found["games-apart"]["modules"])  # type: ignore[arg-type]
-    acyclic = found["acyclic"]["ancestors"]
-    assert set(acyclic) == {"firmware_bridge", "drivers", "controller", "sim_hardware"}  # type: ignore[arg-type]
-    assert os.sep  # the contracts' ids are what the Makefile's lint-imports reports by name
+    assert games <= set(found["games-apart"]["modules"])  # type: ignore[call-overload]
+    ancestors = set(found["acyclic"]["ancestors"])  # type: ignore[call-overload]
+    assert ancestors == {"firmware_bridge", "drivers", "controller", "sim_hardware"}

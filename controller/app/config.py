@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from controller import game as games
+from controller.app.pin_hashes import parse_hash
 from controller.errors import ConfigError
 from drivers.pinmap import ConfigLines, PinMap, parse_pinmap
 from drivers.registry import CARD_SOURCES, RFID_PROTOCOLS
@@ -449,8 +450,6 @@ def _check_display(check: _Checker, display: dict[str, Any]) -> None:
 
 def _staff(check: _Checker, doc: dict[str, Any]) -> tuple[StaffMember, ...]:
     """The ``[[staff]]`` entries: unique ids, a known role, a well-formed PIN hash."""
-    from controller.app.supervisor import parse_hash  # supervisor.py imports this module
-
     given = doc.get("staff", [])
     if not isinstance(given, list) or not all(isinstance(e, dict) for e in given):
         raise check.error("must be [[staff]] entries (an array of tables)", "staff")

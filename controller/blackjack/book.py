@@ -149,6 +149,28 @@ class RoundBook(abc.ABC):
     def current_hand(self) -> Hand | None:
         return self._current if self.state == "boxes_acting" else None
 
+    # read-only queries: the status display (controller.blackjack.display) reads these
+
+    @property
+    def boxes_in_play(self) -> tuple[Box, ...]:
+        """The boxes wagered on this round, left to right."""
+        return tuple(self._boxes_in_play)
+
+    @property
+    def deal_order(self) -> tuple[Box | None, ...]:
+        """The initial deal's order: each box, the dealer (None), each box again."""
+        return tuple(self._deal_order)
+
+    @property
+    def deal_position(self) -> int:
+        """How far the initial deal has gone in `deal_order`."""
+        return self._deal_pos
+
+    @property
+    def removals(self) -> tuple[tuple[Box, str], ...]:
+        """Boxes whose cards must come off before any further card, with the rule."""
+        return tuple(self._removals)
+
     def _current_of(self, box: int) -> Hand:
         current = self.current_box
         if current is None or self._current is None:

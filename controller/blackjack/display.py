@@ -134,7 +134,7 @@ def next_action(table: BlackjackTable) -> str:
             "one box's hand (rule 9.6)"
         )
     if table.awaiting_removal:
-        paid, rule = table._removals[0]
+        paid, rule = table.removals[0]
         won = sum(p.won for p in table.payouts if p.at_once and p.box == paid.number)
         return (
             f"Pay box {paid.number}: {won} won at once (rule {rule}), then remove its cards "
@@ -158,8 +158,8 @@ def next_action(table: BlackjackTable) -> str:
     if state in ("no_more_bets", "initial_deal"):
         if burns and state == "no_more_bets":
             return f"Burn {_cards(burns)} (a burn after the shuffle), then deal"
-        order = table._deal_order
-        pos = table._deal_pos if state == "initial_deal" else 0
+        order = table.deal_order
+        pos = table.deal_position if state == "initial_deal" else 0
         target = order[pos] if pos < len(order) else None
         if target is None:
             return "Deal the dealer's first card"
@@ -181,7 +181,7 @@ def next_action(table: BlackjackTable) -> str:
     if state == "dealer_second":
         return "Draw the dealer's second card (no hole card: after every box has acted)"
     if state == "insurance_settlement":
-        waiting = [b for b in table._boxes_in_play if b.insurance.keys() - b.insurance_collected]
+        waiting = [b for b in table.boxes_in_play if b.insurance.keys() - b.insurance_collected]
         text = f"Collect losing insurance: boxes {_boxes([b.number for b in waiting])} (rule 9.5)"
         off = [b.number for b in waiting if b.insurance_off - b.insurance_collected]
         if off:
@@ -291,7 +291,7 @@ def snapshot(table: BlackjackTable) -> TableView:
         tuple(boxes),
         next_action(table),
         buttons,
-        bool(table._gate_locked),
+        bool(table.gate_locked),
         table.shuffle.due,
         tuple(asdict(v) for v in table.violations),
         hold_text(table),

@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from controller.blackjack.display import snapshot
 from controller.blackjack.machine import BlackjackTable
-from controller.blackjack.records import HoldDecision, Refused
+from controller.blackjack.records import HoldDecision
 from controller.blackjack.rules import Variants
 from controller.cards import Card
 from controller.errors import ConfigError, IllegalAction
 from controller.game.contract import GameSpec, Step
-from controller.game.records import ActionRefused
+from controller.game.records import DecisionOffer, offers
 from controller.journal import to_jsonable
 from controller.ports import (
     ConsoleAction,
@@ -47,12 +48,17 @@ def _call(method: Callable[..., Any], args: dict[str, Any]) -> Any:
     return method(**args)
 
 
-def _shown(output: Any) -> Any:
-    """A physical button's or sensor's refusal (`Refused`) is shown and journaled like a
-    console action's: an `ActionRefused` naming the button or spot."""
-    if isinstance(output, Refused):
-        return ActionRefused(output.action or "input", output.rule, output.message)
-    return output
+# The supervisor's decisions on a HOLD, as the console offers them (the page copies nothing).
+HOLD_DECISIONS = (
+    DecisionOffer(HoldDecision.KEEP_CARD, "Keep the card: it stands where the deal puts it"),
+    DecisionOffer(HoldDecision.VOID_HAND, "Void the hand (rule 9.6): unsettled wagers back"),
+    DecisionOffer(
+        HoldDecision.VOID_BOX,
+        "Void one box's hand (rule 9.6): its wagers back, play goes on",
+        "box",
+    ),
+)
+_OFFERED = offers(*HOLD_DECISIONS)
 
 
 class BlackjackGame:
@@ -86,14 +92,15 @@ class BlackjackGame:
                     raise IllegalAction("9.6", "the box to void must be a whole number")
                 table.supervisor_clear(event.who, HoldDecision(event.decision), box)
             return table.take_outputs()
-        return [_shown(output) for output in table.handle(event)]
+        return table.handle(event)
 
     def pending(self) -> Step:
         """Outputs not yet taken (the new table's first gate and lamp states)."""
         return self.table.take_outputs()
 
     def view(self) -> dict[str, Any]:
-        view: dict[str, Any] = to_jsonable(self.table.view())
+        view: dict[str, Any] = to_jsonable(snapshot(self.table))
+        view["decisions"] = list(_OFFERED)
         return view
 
 

@@ -13,8 +13,8 @@ import logging
 
 from controller.blackjack.actions import RulesActions, parse_spot
 from controller.blackjack.hand import Box
-from controller.blackjack.records import Refused
 from controller.errors import IllegalAction
+from controller.game.records import ActionRefused
 
 __all__ = ["LayoutSensors"]
 
@@ -82,7 +82,7 @@ class LayoutSensors(RulesActions):
             elif kind == "insurance":
                 self._insurance_spot(spot, box, person, occupied, total)
         except IllegalAction as exc:
-            self._out.append(Refused(exc.rule, exc.reason, f"sensor {spot}"))
+            self._out.append(ActionRefused(f"sensor {spot}", exc.rule, exc.reason))
 
     def _insurance_spot(
         self, spot: str, box: Box, person: int, occupied: bool, total: int | None

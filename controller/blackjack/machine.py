@@ -26,14 +26,13 @@ from typing import Any
 
 from transitions import Machine
 
-from controller.blackjack.display import TableView, snapshot
 from controller.blackjack.hand import Box
 from controller.blackjack.layout import LayoutSensors
 from controller.blackjack.records import (
+    ActionRefused,
     CardBurned,
     HoldDecision,
     Output,
-    Refused,
     RemovalConfirmed,
     Violation,
 )
@@ -208,9 +207,10 @@ class BlackjackTable(LayoutSensors):
                 lamps[lamp] = pattern
                 self._out.append(SetLamp(lamp, pattern))
 
-    def view(self) -> TableView:
-        """The status display's snapshot (built on demand, not on every card)."""
-        return snapshot(self)
+    @property
+    def gate_locked(self) -> bool | None:
+        """The shoe's gate as last commanded (None: not yet)."""
+        return self._gate_locked
 
     @property
     def awaiting_removal(self) -> bool:
@@ -375,7 +375,9 @@ class BlackjackTable(LayoutSensors):
         """Record the violation, lock the gate and hold the table (DESIGN Runtime model).
         ``by``: who raised it (the shoe's card, a button, a sensor), for the HOLD banner."""
         state = self.state
-        violation = Violation(rule, message, state, None if card is None else str(card), by)
+        violation = Violation(
+            rule, message, None if card is None else str(card), state=state, by=by
+        )
         log.warning("HOLD: rule %s: %s (card %s)", rule, message, violation.card)
         self.violations.append(violation)
         self._out.append(violation)
@@ -431,11 +433,11 @@ class BlackjackTable(LayoutSensors):
     # --- console and layout ---------------------------------------------------------------
 
     def press(self, button: ConsoleButton) -> None:
-        """A console button. A refused press changes nothing and returns a `Refused`."""
+        """A console button. A refused press changes nothing and returns an `ActionRefused`."""
         try:
             self._press(button)
         except IllegalAction as exc:
-            self._out.append(Refused(exc.rule, exc.reason, f"{button.value} button"))
+            self._out.append(ActionRefused(f"{button.value} button", exc.rule, exc.reason))
 
     def _acting_box(self, button: str) -> int:
         box = self.current_box

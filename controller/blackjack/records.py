@@ -10,10 +10,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from controller.blackjack.settlement import Payout
+from controller.game.records import ActionRefused, HoldCleared, Violation
 from controller.ports import Command
 from controller.shoe_audit import ShoeReport
 
 __all__ = [
+    "ActionRefused",
     "BoxVoided",
     "CardBurned",
     "Doubled",
@@ -23,7 +25,6 @@ __all__ = [
     "InsuranceTaken",
     "Output",
     "Payout",
-    "Refused",
     "RemovalConfirmed",
     "RoundSettled",
     "ShuffleConfirmed",
@@ -42,35 +43,6 @@ class HoldDecision(StrEnum):
     KEEP_CARD = "keep_card"  # the card stands: it goes where the dealing order puts it
     VOID_HAND = "void_hand"  # the round's hand is void: unsettled wagers back (9.6)
     VOID_BOX = "void_box"  # one box's hand is void (9.6), with its insurance; play goes on
-
-
-@dataclass(frozen=True, slots=True)
-class Violation:
-    """Something was done out of order. The table is on HOLD until a supervisor clears it."""
-
-    rule: str
-    message: str
-    state: str
-    card: str | None = None
-    by: str = ""  # who raised it: "the shoe", "the VOID HAND button", "the sensor box2"...
-
-
-@dataclass(frozen=True, slots=True)
-class Refused:
-    """A console input the rules refuse; nothing changed, nothing to clear. ``action``
-    names the button or sensor spot (the loop shows it like a console refusal)."""
-
-    rule: str
-    message: str
-    action: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class HoldCleared:
-    who: str
-    decision: HoldDecision
-    violations: tuple[Violation, ...]
-    box: int | None = None  # VOID_BOX: the box whose hand was voided
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +155,7 @@ Output = (
     Command
     | Payout
     | Violation
-    | Refused
+    | ActionRefused
     | HoldCleared
     | WagerPlaced
     | InsuranceTaken

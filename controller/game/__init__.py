@@ -2,7 +2,7 @@
 all games share, and the registry the app finds games in by name (never naming one)."""
 
 from controller.game.contract import Game, GameSpec, Output, Record, Step
-from controller.game.records import ActionRefused
+from controller.game.records import ActionRefused, DecisionOffer, HoldCleared, Violation
 from controller.game.registry import (
     DEFAULT,
     UnknownGame,
@@ -16,12 +16,15 @@ from controller.game.registry import (
 __all__ = [
     "DEFAULT",
     "ActionRefused",
+    "DecisionOffer",
     "Game",
     "GameSpec",
+    "HoldCleared",
     "Output",
     "Record",
     "Step",
     "UnknownGame",
+    "Violation",
     "device_needs",
     "names",
     "register",

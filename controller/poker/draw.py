@@ -30,7 +30,8 @@ from collections.abc import Sequence
 
 from controller.cards import Card
 from controller.errors import IllegalAction
-from controller.poker.records import DrawTaken, Record, ReshuffleAllowed, Violation
+from controller.game.records import Violation
+from controller.poker.records import DrawTaken, Record, ReshuffleAllowed
 
 DRAW_RULE = "11.3(a)"
 RESHUFFLE_RULE = "11.3(b)"
@@ -102,7 +103,9 @@ class Draw:
                     f"{[str(c) for c in cards]}, not {count} of the cards held",
                 )
 
-    def discard(self, seat: int, count: int, cards: Sequence[Card] | None) -> list[Record]:
+    def discard(
+        self, seat: int, count: int, cards: Sequence[Card] | None
+    ) -> list[Record | Violation]:
         """Record the announcement and the discards; the seat is then owed ``count``."""
         held = self.hands[seat]
         if cards is None and count == len(held) + self.unknown_kept.get(seat, 0):
@@ -116,7 +119,9 @@ class Draw:
             self.unknown_left[seat] = count
             self.hands[seat] = []
             self.unknown_kept[seat] = HAND_SIZE - count
-        out: list[Record] = [DrawTaken(seat, count, None if cards is None else _names(cards))]
+        out: list[Record | Violation] = [
+            DrawTaken(seat, count, None if cards is None else _names(cards))
+        ]
         self.owed = count
         if count == 0:
             self._next()
@@ -124,7 +129,7 @@ class Draw:
             out += self._reshuffle_if_out()
         return out
 
-    def card(self, card: Card) -> list[Record]:
+    def card(self, card: Card) -> list[Record | Violation]:
         """A card read during the draw: the burn, a replacement, or a violation."""
         if self.burn_due:
             self.burn_due = False
@@ -164,7 +169,7 @@ class Draw:
             ]
         return self.give(card)
 
-    def give(self, card: Card) -> list[Record]:
+    def give(self, card: Card) -> list[Record | Violation]:
         """Hand ``card`` to the drawer (also used when a supervisor accepts a card)."""
         seat = self.drawer
         if seat is None or not self.owed:
@@ -176,7 +181,7 @@ class Draw:
             return []
         return self._reshuffle_if_out()
 
-    def set_aside(self, card: Card) -> list[Record]:
+    def set_aside(self, card: Card) -> list[Record | Violation]:
         """``card`` came out but nobody is owed it: dead, kept apart, never reshuffled. It
         is counted out of the stub (or of the reshuffled discards it came from), so the
         count stays true and 11.3(b) is offered when the stub is physically empty."""
@@ -207,7 +212,7 @@ class Draw:
         earlier = self.order[: self.index]
         return {c for s in earlier for c in self.rack.known.get(s, ()) if c not in self.redealt}
 
-    def _reshuffle_if_out(self) -> list[Record]:
+    def _reshuffle_if_out(self) -> list[Record | Violation]:
         """The drawer is owed a card: when the stub (or the last reshuffle) is out, 11.3(b)."""
         if self.stub > 0 or (self.reshuffled and self.pile_left > 0) or self.done:
             return []

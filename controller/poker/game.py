@@ -9,14 +9,22 @@ from __future__ import annotations
 from typing import Any
 
 from controller.game.contract import GameSpec, Step
+from controller.game.records import DecisionOffer, offers
 from controller.journal import to_jsonable
 from controller.poker import console
 from controller.poker.display import status
 from controller.poker.rules import PokerRules
-from controller.poker.table import Decision, PokerTable
+from controller.poker.table import HoldDecision, PokerTable
 from controller.ports import ConsoleAction, ConsoleButton, DeviceNeeds, Event, Lamp
 
 SEATING = ("sit", "leave", "add_chips")
+
+# The supervisor's decisions on a HOLD, as the console offers them (the page copies nothing).
+HOLD_DECISIONS = (
+    DecisionOffer(HoldDecision.ACCEPT, "Accept the card: it stands"),
+    DecisionOffer(HoldDecision.VOID_HAND, "Void the hand: every chip back to whoever put it in"),
+)
+_OFFERED = offers(*HOLD_DECISIONS)
 
 
 class PokerGame:
@@ -31,9 +39,11 @@ class PokerGame:
         return self.table.hand_no
 
     def handle(self, event: Event) -> Step:
-        if isinstance(event, ConsoleAction) and event.action in self.SEATING:
-            getattr(self.table, event.action)(**event.args)
-            return []
+        if isinstance(event, ConsoleAction):
+            if event.action in self.SEATING:
+                getattr(self.table, event.action)(**event.args)
+                return []
+            return console.apply_console(self.table, event)
         return self.table.handle(event)
 
     def pending(self) -> Step:
@@ -41,6 +51,7 @@ class PokerGame:
 
     def view(self) -> dict[str, Any]:
         view: dict[str, Any] = to_jsonable(status(self.table))
+        view["decisions"] = list(_OFFERED)
         return view
 
 
@@ -63,7 +74,7 @@ SPEC = GameSpec(
         **{name: getattr(PokerTable, method) for name, method in console.CONSOLE_ACTIONS.items()},
         **{name: getattr(PokerTable, name) for name in SEATING},
     },
-    decisions={d.value: PokerTable.supervisor_clear for d in Decision},
+    decisions={d.value: PokerTable.supervisor_clear for d in HoldDecision},
     from_limits=lambda minimum, maximum, unit: {
         "minimum_wager": minimum,
         "maximum_wager": maximum,

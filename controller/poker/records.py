@@ -1,7 +1,8 @@
 """Frozen records the poker table returns for the journal (pokerkit style: x() returns one).
 
 Every field is a plain int, str, bool, None or tuple of those, so ``as_dict`` is
-JSON-serialisable as it stands.
+JSON-serialisable as it stands. The HOLD's records (`Violation`, `HoldCleared`) are every
+game's: `controller.game.records`.
 """
 
 from __future__ import annotations
@@ -57,16 +58,6 @@ class ReshuffleAllowed(Record):
 
 
 @dataclass(frozen=True, slots=True)
-class Violation(Record):
-    """A breach of the rules: the table is on HOLD until a supervisor clears it."""
-
-    rule: str
-    message: str
-    card: str | None = None
-    seat: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class CardSetAside(Record):
     """A card a supervisor accepted that no seat was owed (it came out while players bet,
     before a draw announcement, or during a HOLD): dead, kept apart, never reshuffled
@@ -74,13 +65,6 @@ class CardSetAside(Record):
 
     card: str
     rule: str  # the rule of the HOLD it came out under
-
-
-@dataclass(frozen=True, slots=True)
-class HoldCleared(Record):
-    who: str
-    decision: str
-    rule: str
 
 
 @dataclass(frozen=True, slots=True)

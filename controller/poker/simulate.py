@@ -23,7 +23,7 @@ from controller.cards import DECK
 from controller.errors import BalanceError
 from controller.poker.records import HandSettled, ReshuffleAllowed
 from controller.poker.rules import PokerRules
-from controller.poker.table import Decision, PokerTable
+from controller.poker.table import HoldDecision, PokerTable
 from controller.ports import CardDrawn
 
 SOURCE = "sim-poker"
@@ -77,7 +77,7 @@ def play_hand(table: PokerTable, rng: random.Random) -> list[object]:
     for card in deck[:position]:  # the deal: one card at a time, routed by the table
         out += handle(_READS[card])
         if table.hold is not None:  # a shuffled deck has no duplicate
-            out += table.supervisor_clear(SOURCE, Decision.VOID_HAND)
+            out += table.supervisor_clear(SOURCE, HoldDecision.VOID_HAND)
     while table.state != "complete":
         state = table.state
         if state == "dealing" or (state == "drawing" and _card_due(table)):
@@ -90,7 +90,7 @@ def play_hand(table: PokerTable, rng: random.Random) -> list[object]:
             out += handle(_READS[deck[position]])
             position += 1
             if table.hold is not None:
-                out += table.supervisor_clear(SOURCE, Decision.VOID_HAND)
+                out += table.supervisor_clear(SOURCE, HoldDecision.VOID_HAND)
         elif state == "drawing" and table.draw is not None:
             seat = table.draw.drawer
             if seat is None:

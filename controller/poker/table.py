@@ -20,8 +20,8 @@ from enum import StrEnum
 
 from controller.cards import Card
 from controller.errors import BalanceError, IllegalAction
+from controller.game.records import HoldCleared, Violation
 from controller.poker.betting import BettingRound
-from controller.poker.console import apply_console
 from controller.poker.draw import HAND_SIZE, Draw
 from controller.poker.machine import build_machine, fire
 from controller.poker.pots import Split, build_pots, check_balance, split_pot, take_rake
@@ -30,10 +30,8 @@ from controller.poker.records import (
     HandSettled,
     HandsRequested,
     HandStarted,
-    HoldCleared,
     PotAward,
     Record,
-    Violation,
 )
 from controller.poker.rules import PokerRules
 from controller.poker.seating import Positions, clockwise_from, first_positions, next_positions
@@ -42,7 +40,6 @@ from controller.ports import (
     ButtonPressed,
     CardDrawn,
     Command,
-    ConsoleAction,
     ConsoleButton,
     Event,
     Lamp,
@@ -58,7 +55,7 @@ from controller.shoe_audit import POKER_RULE, ShoeAudit, ShoeReport, reader_hold
 
 log = logging.getLogger(__name__)
 
-Output = Command | Record | ShoeReport
+Output = Command | Record | Violation | HoldCleared | ShoeReport
 DECK_SIZE = 52
 CHOP_RULE = "11.4(e)"
 DEAL_RULE = "11.2"  # the deal precedes 11.2(c); its clauses are not in shared/rules
@@ -69,7 +66,7 @@ _BETTING_OPENS: tuple[Output, ...] = (LockShoe(), SetLamp(Lamp.BETTING_OPEN, Lam
 _BETTING_CLOSES: tuple[Output, ...] = (SetLamp(Lamp.BETTING_OPEN, LampPattern.OFF),)
 
 
-class Decision(StrEnum):
+class HoldDecision(StrEnum):
     """What a supervisor may decide when clearing a HOLD."""
 
     ACCEPT = "accept"  # the card stands where it went (or is set aside if owed to nobody)
@@ -139,12 +136,11 @@ class PokerTable:
     # --- the event loop's entry ---------------------------------------------------------
 
     def handle(self, event: Event) -> list[Output]:
-        """Apply one event. A refused console action raises `IllegalAction` naming the rule;
-        a card is never refused (it has left the shoe): a wrong one holds the table."""
+        """Apply one device event or supervisor decision (the console's rules-API calls go
+        through `controller.poker.console`). A card is never refused (it has left the
+        shoe): a wrong one holds the table."""
         if isinstance(event, CardDrawn):
             return self.card_drawn(event.card, event.tag)
-        if isinstance(event, ConsoleAction):
-            return apply_console(self, event)
         if isinstance(event, SupervisorAction):
             return self.supervisor_clear(event.who, event.decision)
         if isinstance(event, ButtonPressed) and event.button is ConsoleButton.NEXT:
@@ -547,21 +543,21 @@ class PokerTable:
                 self.hold.rule, f"the table is on HOLD ({self.hold.message}): supervisor"
             )
 
-    def supervisor_clear(self, who: str, decision: Decision | str) -> list[Output]:
+    def supervisor_clear(self, who: str, decision: HoldDecision | str) -> list[Output]:
         """Clear a HOLD: the card stands (``accept``) or the hand is void (``void_hand``)."""
         if self.hold is None:
             raise IllegalAction("supervisor", "the table is not on HOLD")
         if not who:
             raise IllegalAction("supervisor", "a supervisor action names who did it")
-        decision = Decision(decision)
+        decision = HoldDecision(decision)
         hold, card = self.hold, self.held_card
         self.hold = None
         self.held_card = None
         out: list[Output] = [
-            HoldCleared(who, decision.value, hold.rule),
+            HoldCleared(who, decision.value, (hold,)),
             SetLamp(Lamp.HOLD, LampPattern.OFF),
         ]
-        if decision is Decision.VOID_HAND and self.state not in ("waiting", "complete"):
+        if decision is HoldDecision.VOID_HAND and self.state not in ("waiting", "complete"):
             fire(self, "void_hand")
             self.showdown_seats = ()  # a void hand has no showdown
             returns = dict(self.contributed)

@@ -31,15 +31,17 @@ from hypothesis.stateful import (
 )
 
 from controller.blackjack.machine import BlackjackTable
-from controller.blackjack.records import HoldDecision, Refused, RoundSettled
+from controller.blackjack.records import HoldDecision, RoundSettled
 from controller.blackjack.records import Violation as BjViolation
 from controller.blackjack.rules import DealerBlackjackTakes, DoubleOn, Variants
 from controller.cards import DECK, Card, shoe_cards
 from controller.errors import IllegalAction
+from controller.game import ActionRefused
+from controller.game.records import Violation as PkViolation
 from controller.poker.records import HandSettled
-from controller.poker.records import Violation as PkViolation
 from controller.poker.rules import PokerRules
-from controller.poker.table import Decision, PokerTable
+from controller.poker.table import HoldDecision as PokerDecision
+from controller.poker.table import PokerTable
 from controller.ports import (
     ButtonPressed,
     CardDrawn,
@@ -96,7 +98,7 @@ class BlackjackFuzz(RuleBasedStateMachine):
         for item in out:
             if isinstance(item, RoundSettled):
                 self.settled.append(item)
-            if isinstance(item, BjViolation | Refused):
+            if isinstance(item, BjViolation | ActionRefused):
                 self.cited.append(item.rule)
 
     def _api(self, name: str, *args: Any) -> None:
@@ -320,8 +322,8 @@ class PokerFuzz(RuleBasedStateMachine):
     def expose(self, seat: int, cards: list[Card]) -> None:
         self._api("expose", seat, cards)
 
-    @rule(decision=st.sampled_from(Decision), who=st.sampled_from(["pit boss", ""]))
-    def supervisor(self, decision: Decision, who: str) -> None:
+    @rule(decision=st.sampled_from(PokerDecision), who=st.sampled_from(["pit boss", ""]))
+    def supervisor(self, decision: PokerDecision, who: str) -> None:
         self._api("supervisor_clear", who, decision)
 
     @rule(by=st.integers(0, 7), seat=st.one_of(st.none(), st.integers(0, 7)))
@@ -358,7 +360,7 @@ class PokerFuzz(RuleBasedStateMachine):
         """What a dealer would do next: keeps hands going to the showdown."""
         table, state = self.table, self.table.state
         if table.hold is not None:
-            self._api("supervisor_clear", "pit boss", Decision.ACCEPT)
+            self._api("supervisor_clear", "pit boss", PokerDecision.ACCEPT)
         elif state in ("waiting", "complete"):
             self.start_hand()
         elif state in ("first_round", "final_round") and table.betting is not None:

@@ -477,18 +477,15 @@
   }
 
   // --- supervisor ---------------------------------------------------------------------
-  const DECISIONS = {
-    blackjack: [["keep_card", "Keep the card: it stands where the deal puts it"], ["void_hand", "Void the hand (rule 9.6): unsettled wagers back"], ["void_box", "Void one box's hand (rule 9.6): its wagers back, play goes on", "box"]],
-    poker: [["accept", "Accept the card: it stands"], ["void_hand", "Void the hand: every chip back to whoever put it in"]],
-  };
-
+  // The decisions on offer come with the game's view ({decision, text, needs}): the
+  // page copies none of them.
   function openSupervisor() {
     const state = page.state || {};
     const dialog = $("sup-dialog");
-    const decisions = DECISIONS[state.game] || DECISIONS.blackjack;
+    const decisions = (state.view && state.view.decisions) || [];
     const box = $("sup-decisions");
     box.querySelectorAll("label").forEach((el) => el.remove());
-    decisions.forEach(([value, text, arg], i) => {
+    decisions.forEach(({ decision: value, text, needs: arg }, i) => {
       const label = document.createElement("label");
       const input = document.createElement("input");
       input.type = "radio";

@@ -21,11 +21,12 @@ from bj_script import (
     start,
 )
 
+from controller.blackjack.display import snapshot
 from controller.blackjack.machine import BlackjackTable
 from controller.blackjack.records import (
+    ActionRefused,
     EvenMoneyElected,
     HoldDecision,
-    Refused,
     RoundSettled,
     ShuffleDue,
     Violation,
@@ -147,7 +148,7 @@ def test_9_3a_insurance_at_most_half_the_initial_wager() -> None:
     s = start({"box1": 4})
     s.deal("Ts", "As", "8c")
     out = s.occupy("insurance1", 3)
-    assert [r.rule for r in s.of(Refused, out)] == ["9.3(a)"]
+    assert [r.rule for r in s.of(ActionRefused, out)] == ["9.3(a)"]
     assert not s.table.can_insure(1, 1, 3) and s.table.can_insure(1, 1, 2)
 
 
@@ -171,10 +172,10 @@ def test_9_5_losing_insurance_collected_before_next_card() -> None:
     s = insured_round()
     s.deal("5d")  # dealer soft 16: must draw, but insurance is still on the layout
     assert s.state == "insurance_settlement"
-    assert s.table.view().next_action == "Collect losing insurance: boxes 2, 5 (rule 9.5)"
+    assert snapshot(s.table).next_action == "Collect losing insurance: boxes 2, 5 (rule 9.5)"
     assert s.log[-1] != UnlockShoe()
     s.clear("insurance2")
-    assert s.table.view().next_action == "Collect losing insurance: boxes 5 (rule 9.5)"
+    assert snapshot(s.table).next_action == "Collect losing insurance: boxes 5 (rule 9.5)"
     s.deal("4c")  # too early: box 5's insurance is still there
     assert s.state == "hold" and s.of(Violation)[-1].rule == "9.5"
 
@@ -330,7 +331,7 @@ def test_double_not_on_a_hand_with_an_ace_by_default() -> None:
     s = start({"box1": 4})
     s.deal("As", "9h", "6c")
     out = s.press(DOUBLE)
-    assert [r.rule for r in s.of(Refused, out)] == ["double"]
+    assert [r.rule for r in s.of(ActionRefused, out)] == ["double"]
     assert not s.table.can_double(1)
     assert start({"box1": 4}, Variants(double_on=DoubleOn.ANY_TWO)).table is not None
 
@@ -370,7 +371,7 @@ def test_must_draw_to_11_or_less() -> None:
     s = start({"box1": 4})
     s.deal("5s", "9h", "6c")
     out = s.press(NEXT)
-    assert [r.rule for r in s.of(Refused, out)] == ["must-draw"]
+    assert [r.rule for r in s.of(ActionRefused, out)] == ["must-draw"]
     assert s.state == "boxes_acting"
 
 
@@ -469,7 +470,7 @@ def test_variants_are_checked() -> None:
 def test_display_model_is_json_and_shows_soft_totals() -> None:
     s = start({"box1": 4, "box1.p2": 2})
     s.deal("As", "9h", "6c")
-    view = s.table.view()
+    view = snapshot(s.table)
     text = json.dumps(view.as_dict())
     assert '"soft 17"' in text
     assert view.boxes[0].wagers == {"p1": 4, "p2": 2}
@@ -481,7 +482,7 @@ def test_no_more_bets_needs_a_wager() -> None:
     s = ScriptedTable()
     s.open()
     out = s.press(NO_MORE_BETS)
-    assert [r.rule for r in s.of(Refused, out)] == ["4.1"]
+    assert [r.rule for r in s.of(ActionRefused, out)] == ["4.1"]
     assert isinstance(s.table, BlackjackTable) and s.state == "betting"
 
 
@@ -490,7 +491,7 @@ def test_double_once_then_exactly_one_card() -> None:
     s.deal("6s", "9h", "5c")
     s.press(DOUBLE)
     out = s.press(DOUBLE, SPLIT, NEXT)  # no second double, no split, no standing
-    assert [r.rule for r in s.of(Refused, out)] == ["double"] * 3
+    assert [r.rule for r in s.of(ActionRefused, out)] == ["double"] * 3
     assert s.table.wagers_in == 8
 
 
@@ -498,7 +499,7 @@ def test_9_5_with_sensors_the_console_cannot_declare_insurance_collected() -> No
     s = insured_round()
     s.deal("5d")
     out = s.press(INSURANCE_CLOSED)
-    assert [r.rule for r in s.of(Refused, out)] == ["9.5"]
+    assert [r.rule for r in s.of(ActionRefused, out)] == ["9.5"]
     assert s.state == "insurance_settlement"
 
 
@@ -507,7 +508,7 @@ def test_10_1_every_blackjack_paid_before_any_box_draws() -> None:
     s.deal("Ts", "As", "7d", "5c", "Kh")  # box1 15, box2 blackjack, dealer 7
     assert s.table.current_box is not None and s.table.current_box.number == 1
     assert s.table.awaiting_removal  # box 2 is paid before box 1 draws
-    assert s.table.view().next_action.startswith("Pay box 2: 6 won at once (rule 10.1)")
+    assert snapshot(s.table).next_action.startswith("Pay box 2: 6 won at once (rule 10.1)")
     s.deal("3h")  # box 1's card while box 2's blackjack is still on the layout
     assert s.state == "hold" and s.of(Violation)[-1].rule == "10.1"
 
@@ -607,11 +608,11 @@ def test_display_shows_what_each_box_is_owed_and_the_hold() -> None:
     s.deal("Ts", "5s", "7d", "9c", "Qh")  # box1 19, box2 15, dealer 7
     s.press(NEXT, NEXT)
     s.deal("Kd")  # dealer 17
-    view = s.table.view()
+    view = snapshot(s.table)
     assert [(b.number, b.owed, b.collect) for b in view.boxes] == [(1, 4, 0), (2, 0, 6)]
     assert view.next_action == "Pay and collect as shown (rule 4.1), then press NEXT"
     s.deal("2c")  # a card after the dealer's hand is complete
-    view = s.table.view()
+    view = snapshot(s.table)
     assert view.state == "hold" and view.hold[-1]["rule"] == "4.1"
     assert view.hold_text.startswith("rule 4.1: a card after the dealer's hand was complete")
     assert view.next_action.startswith("A supervisor must clear the HOLD")

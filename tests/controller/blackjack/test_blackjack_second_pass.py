@@ -7,13 +7,14 @@ from __future__ import annotations
 import pytest
 from bj_script import DOUBLE, INSURANCE_CLOSED, NEXT, SPLIT, VOID_HAND, ScriptedTable, start
 
+from controller.blackjack.display import snapshot
 from controller.blackjack.game import BlackjackGame
 from controller.blackjack.records import (
+    ActionRefused,
     BoxVoided,
     CardBurned,
     Doubled,
     HoldDecision,
-    Refused,
     RoundSettled,
     ShuffleConfirmed,
     Violation,
@@ -22,7 +23,6 @@ from controller.blackjack.records import (
 from controller.blackjack.rules import OddStakes, Variants
 from controller.blackjack.settlement import Kind, Outcome, Payout
 from controller.errors import IllegalAction
-from controller.game import ActionRefused
 from controller.ports import (
     ButtonPressed,
     ConsoleAction,
@@ -84,12 +84,12 @@ def test_9_5_insurance_taken_off_the_layout_early_holds_and_the_dealer_can_go_on
     violation = s.of(Violation)[-1]
     assert violation.rule == "9.5" and "9.2" in violation.message
     assert violation.by == "the sensor on insurance2"
-    assert "taken off the layout" in s.table.view().hold_text
+    assert "taken off the layout" in snapshot(s.table).hold_text
     s.supervisor("Pat", HoldDecision.KEEP_CARD)  # the insurance wager stands
     s.press(NEXT, NEXT)
     s.deal("5d")  # dealer soft 16: insurance loses, its spot is already empty
     assert s.state == "insurance_settlement"
-    assert "INSURANCE CLOSED" in s.table.view().next_action
+    assert "INSURANCE CLOSED" in snapshot(s.table).next_action
     s.press(INSURANCE_CLOSED)  # the dealer collected it from the player
     assert s.state == "dealer_drawing"
     assert insurance_payouts(s) == [(2, Outcome.LOSE, "9.5", True)]
@@ -126,13 +126,13 @@ def test_10_1_a_wager_3_to_2_cannot_pay_in_chips_is_refused_at_betting() -> None
     s = ScriptedTable(Variants(smallest_chip=5))
     s.open()
     out = s.occupy("box1", 5)  # 3 to 2 on 5 is 7.5: not whole chips of 5
-    assert [r.rule for r in s.of(Refused, out)] == ["10.1"]
+    assert [r.rule for r in s.of(ActionRefused, out)] == ["10.1"]
     assert s.table.boxes[0].stakes == {}
-    view = s.table.view()
+    view = snapshot(s.table)
     assert "REFUSED box1: rule 10.1" in view.next_action and "7.5" in view.next_action
     assert view.refused_wagers == {"box1": view.refused_wagers["box1"]}
     s.occupy("box1", 10)  # 15: exact
-    assert s.table.boxes[0].stakes == {1: 10} and not s.table.view().refused_wagers
+    assert s.table.boxes[0].stakes == {1: 10} and not snapshot(s.table).refused_wagers
     with pytest.raises(IllegalAction) as exc:
         s.table.place_wager(2, 1, 15)
     assert exc.value.rule == "10.1"
@@ -144,7 +144,7 @@ def test_10_1_a_named_rounding_is_shown_with_the_exact_amount(odd: OddStakes, pa
     s.deal("As", "7d", "Kc")  # box 1 blackjack against a 7: paid at once (10.1)
     [payout] = [p for p in s.table.payouts if p.at_once]
     assert (payout.outcome, payout.won) == (Outcome.BLACKJACK, paid)
-    [person] = s.table.view().boxes[0].people
+    [person] = snapshot(s.table).boxes[0].people
     assert person.paid_at_once == paid and person.paid_rule == "10.1"
     way = "down" if odd is OddStakes.ROUND_DOWN else "up"
     assert person.note == f"3 to 2 of 15 is 22.5: paid {paid} (rounded {way} to chips of 5)"
@@ -158,7 +158,7 @@ def test_burn_card_after_the_shuffle_is_journaled_shown_and_counted() -> None:
     s.table.shuffled()
     out = s.table.take_outputs()
     assert ShuffleConfirmed("7.1(a)", "console", 2) in out and UnlockShoe() in out
-    view = s.table.view()
+    view = snapshot(s.table)
     assert view.burns_due == 2 and view.next_action.startswith("Burn 2 cards")
     out = s.deal("9s", "Kd")  # a single card after the shuffle no longer holds the table
     assert s.of(CardBurned, out) == [CardBurned("9s", 1), CardBurned("Kd", 0)]
@@ -174,7 +174,7 @@ def test_burn_card_may_come_after_no_more_bets_before_the_first_card() -> None:
     s.press(NEXT)
     s.occupy("box1", 4)
     s.press(ConsoleButton.NO_MORE_BETS)
-    assert s.table.view().next_action.startswith("Burn 1 card")
+    assert snapshot(s.table).next_action.startswith("Burn 1 card")
     s.deal("Qs")  # the burn
     s.deal("9h")  # box 1's first card
     assert [str(c) for c in s.table.boxes[0].hands[0].cards] == ["9h"]
@@ -205,7 +205,7 @@ def test_double_for_less_reads_the_chips_on_the_double_spot() -> None:
     s = start({"box1": 10}, Variants(double_spots=True))
     s.deal("6s", "9h", "4c")  # 10
     out = s.press(DOUBLE)  # nothing on the double spot yet
-    assert [r.rule for r in s.of(Refused, out)] == ["double"]
+    assert [r.rule for r in s.of(ActionRefused, out)] == ["double"]
     s.occupy("double1", 4)
     out = s.press(DOUBLE)
     assert s.of(Doubled, out) == [Doubled(1, 1, 4)]
@@ -250,10 +250,10 @@ def test_9_6_void_box_is_refused_for_a_box_not_in_play() -> None:
 def test_7_1_next_never_confirms_a_shuffle() -> None:
     s = ScriptedTable()
     out = s.press(NEXT)  # a stray NEXT with the 7.1(a) shuffle due
-    assert [r.rule for r in s.of(Refused, out)] == ["7.1(a)"]
+    assert [r.rule for r in s.of(ActionRefused, out)] == ["7.1(a)"]
     assert s.state == "round_over" and s.table.shuffle.due == "7.1(a)"
     assert not s.of(ShoeReport, out)
-    assert "SHUFFLED" in s.table.view().next_action
+    assert "SHUFFLED" in snapshot(s.table).next_action
 
 
 def test_7_1_the_shoes_reload_confirms_the_shuffle() -> None:
@@ -282,7 +282,7 @@ def test_money_view_push_shows_push_and_pay_is_the_winnings_not_the_stake() -> N
     s.deal("Ts", "9s", "5s", "7d", "7c", "Tc", "Th")  # box1 17, box2 19, box3 15; dealer 7
     s.press(NEXT, NEXT, NEXT)
     s.deal("Kd")  # dealer 17
-    boxes = {b.number: b for b in s.table.view().boxes}
+    boxes = {b.number: b for b in snapshot(s.table).boxes}
     assert (boxes[1].owed, boxes[1].collect, boxes[1].people[0].push) == (0, 0, True)
     assert (boxes[2].owed, boxes[2].people[0].pay, boxes[2].people[0].push) == (4, 4, False)
     assert (boxes[3].collect, boxes[3].people[0].take) == (2, 2)
@@ -293,7 +293,7 @@ def test_money_view_each_person_on_a_shared_box() -> None:
     s.deal("Ts", "7d", "9c")  # box 1 19, dealer 7
     s.press(NEXT)
     s.deal("Kd")
-    [box] = s.table.view().boxes
+    [box] = snapshot(s.table).boxes
     assert [(p.person, p.wager, p.pay) for p in box.people] == [("p1", 4, 4), ("p2", 2, 2)]
 
 
@@ -303,7 +303,7 @@ def test_10_1_money_view_marks_a_blackjack_paid_at_once_as_paid() -> None:
     s.press(NEXT)  # cards removed
     s.press(NEXT)  # box 2 stands
     s.deal("Td")  # dealer 17
-    box1 = s.table.view().boxes[0]
+    box1 = snapshot(s.table).boxes[0]
     assert (box1.people[0].paid_at_once, box1.people[0].paid_rule, box1.owed) == (6, "10.1", 0)
 
 
@@ -311,24 +311,24 @@ def test_9_5_money_view_marks_collected_insurance_as_collected() -> None:
     s = insured()
     s.deal("5d")
     s.clear("insurance2")
-    box2 = s.table.view().boxes[0]
+    box2 = snapshot(s.table).boxes[0]
     assert box2.people[0].insurance_state == "collected"
     s.clear("insurance5")
     s.deal("4c")  # dealer soft 20: round over
     assert s.state == "settlement"
-    assert [b.people[0].insurance_state for b in s.table.view().boxes] == ["collected"] * 2
-    assert [b.collect for b in s.table.view().boxes] == [4, 6]  # not the insurance again
+    assert [b.people[0].insurance_state for b in snapshot(s.table).boxes] == ["collected"] * 2
+    assert [b.collect for b in snapshot(s.table).boxes] == [4, 6]  # not the insurance again
 
 
 def test_next_line_offers_split_only_on_a_pair() -> None:
     s = start({"box1": 4})
     s.deal("8s", "9h", "7c")
-    assert s.table.view().next_action == "Box 1: 15: draw, stand (NEXT) or double"
+    assert snapshot(s.table).next_action == "Box 1: 15: draw, stand (NEXT) or double"
     p = start({"box1": 4})
     p.deal("8s", "9h", "8c")
-    assert p.table.view().next_action == "Box 1: 16: draw, stand (NEXT), double or split"
+    assert snapshot(p.table).next_action == "Box 1: 16: draw, stand (NEXT), double or split"
     p.press(SPLIT)
-    assert p.table.view().next_action == "Deal box 1's split hand its second card"
+    assert snapshot(p.table).next_action == "Deal box 1's split hand its second card"
 
 
 def test_hold_banner_says_who_raised_it_without_repeating_itself() -> None:
@@ -336,7 +336,7 @@ def test_hold_banner_says_who_raised_it_without_repeating_itself() -> None:
     s.deal("Ts", "9h", "8c")
     s.press(VOID_HAND)
     s.deal("2c", "3c")  # two cards while on hold: one line, both cards
-    view = s.table.view()
+    view = snapshot(s.table)
     assert view.hold_text == (
         "rule 9.6: the dealer asked to void a hand: a supervisor decides (the round, or one "
         "box) (raised by the VOID HAND button); rule HOLD: a card while the table was on "

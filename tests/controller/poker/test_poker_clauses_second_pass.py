@@ -11,16 +11,17 @@ from poker_support import deal, drawing, flat_call, shoe, stand_pat, table_with,
 
 from controller.app.config import parse_config
 from controller.errors import ConfigError, IllegalAction
+from controller.game.records import Violation
+from controller.poker.console import apply_console
 from controller.poker.display import status
 from controller.poker.records import (
     CardSetAside,
     HandsRequested,
     ReshuffleAllowed,
     ShowdownOrder,
-    Violation,
 )
 from controller.poker.rules import PokerRules
-from controller.poker.table import Decision, Output, PokerTable
+from controller.poker.table import HoldDecision, Output, PokerTable
 from controller.ports import ConsoleAction
 
 EXAMPLE = (Path(__file__).resolve().parents[3] / "examples" / "poker-table.toml").read_text()
@@ -65,7 +66,7 @@ def test_11_3b_a_card_accepted_while_players_bet_is_counted_out_of_the_stub() ->
     table = six_players_dealt()
     stray = unseen(table)[0]
     assert violations(shoe(table, stray))[0].rule == "11.2(c)"  # no card is due: HOLD
-    cleared = table.supervisor_clear("pit boss 4", Decision.ACCEPT)
+    cleared = table.supervisor_clear("pit boss 4", HoldDecision.ACCEPT)
     assert CardSetAside(str(stray), "11.2(c)") in cleared
     flat_call(table)
     assert drawing(table).stub == 52 - 30 - 1  # the stray card is out of the stub
@@ -79,7 +80,7 @@ def test_11_3b_a_card_accepted_before_the_draw_announcement_is_counted_out_of_th
     shoe(table, unseen(table)[0])  # the burn
     stray = unseen(table)[0]  # seat 1 has not announced: no card is due
     assert violations(shoe(table, stray))[0].rule == "11.3(a)"
-    table.supervisor_clear("pit boss 4", Decision.ACCEPT)
+    table.supervisor_clear("pit boss 4", HoldDecision.ACCEPT)
     assert drawing(table).stub == 52 - 30 - 2 and stray not in table.hands[1]
     empty_the_stub_and_reshuffle(table)
 
@@ -90,7 +91,7 @@ def test_11_3b_a_second_card_during_a_hold_is_set_aside_and_counted_out_of_the_s
     shoe(table, stray)  # HOLD (11.2(c))
     out = shoe(table, second)  # out of the shoe all the same
     assert "set aside" in violations(out)[0].message
-    table.supervisor_clear("pit boss 4", Decision.ACCEPT)
+    table.supervisor_clear("pit boss 4", HoldDecision.ACCEPT)
     flat_call(table)
     assert drawing(table).stub == 52 - 30 - 2
     assert second not in unseen(table)
@@ -130,7 +131,7 @@ def test_11_3b_a_later_player_may_have_every_earlier_players_discards() -> None:
     assert second.excluded_seats == (5, 6, 7, 8)
     own = rack.known[5][0]
     assert violations(shoe(table, own))[0].rule == "11.3(b)"  # its own discard: never
-    table.supervisor_clear("pit boss 2", Decision.VOID_HAND)
+    table.supervisor_clear("pit boss 2", HoldDecision.VOID_HAND)
 
 
 def test_11_3b_the_second_reshuffle_completes_the_draw() -> None:
@@ -215,8 +216,9 @@ def three_way_showdown() -> PokerTable:
 def test_11_4c_any_player_may_request_to_see_any_or_all_hands_in_the_showdown() -> None:
     table = three_way_showdown()
     assert table.can_request_to_see(2, 1)
-    out = table.handle(
-        ConsoleAction(source="console", action="request_to_see", args={"by_seat": 2, "seat": 1})
+    out = apply_console(
+        table,
+        ConsoleAction(source="console", action="request_to_see", args={"by_seat": 2, "seat": 1}),
     )
     assert out == [HandsRequested(2, (1,), "11.4(c)")]
     all_hands = table.request_to_see(by_seat=4)  # no seat named: all of them

@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 from poker_support import deal, table_with
 
 from controller.cards import DECK
+from controller.game.records import Violation
 from controller.poker.diagram import DOC, document
 from controller.poker.display import status
-from controller.poker.records import HandSettled, Violation
+from controller.poker.records import HandSettled
 from controller.poker.rules import PokerRules
 from controller.poker.simulate import _act, play_hand, simulate
 from controller.poker.table import PokerTable

@@ -8,14 +8,14 @@ import pytest
 from poker_support import betting, deal, drawing, flat_call, shoe, stand_pat, table_with, unseen
 
 from controller.errors import IllegalAction
+from controller.game.records import Violation
 from controller.poker.records import (
     DrawTaken,
     HandSettled,
     ReshuffleAllowed,
     ShowdownOrder,
-    Violation,
 )
-from controller.poker.table import Decision, Output, PokerTable
+from controller.poker.table import HoldDecision, Output, PokerTable
 from controller.ports import Lamp, LampPattern, LockShoe, SetLamp, ShowLimits
 
 
@@ -258,8 +258,8 @@ def test_hold_refuses_play_until_a_supervisor_clears_it() -> None:
     shoe(table, drawing(table).rack.known[5][0])
     assert table.hold is not None
     with pytest.raises(IllegalAction):
-        table.supervisor_clear("", Decision.ACCEPT)
-    out = table.supervisor_clear("pit boss 7", Decision.VOID_HAND)
+        table.supervisor_clear("", HoldDecision.ACCEPT)
+    out = table.supervisor_clear("pit boss 7", HoldDecision.VOID_HAND)
     result = settled(out)
     assert result.void and result.rake == 0
     assert table.hold is None and table.state == "complete"

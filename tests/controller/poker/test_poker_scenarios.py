@@ -17,6 +17,7 @@ from poker_support import (
 )
 
 from controller.errors import IllegalAction
+from controller.poker.console import apply_console
 from controller.poker.records import HandSettled, HandStarted, ShowdownOrder
 from controller.ports import (
     ButtonPressed,
@@ -169,20 +170,20 @@ def test_a_card_while_betting_holds_the_table_and_accept_sets_it_aside() -> None
 
 def test_console_and_supervisor_events_reach_the_rules_api() -> None:
     table = table_with({1: 100, 2: 100, 3: 100})
-    table.handle(ConsoleAction(source="console", action="start_hand", args={"button": 1}))
+    apply_console(table, ConsoleAction(source="console", action="start_hand", args={"button": 1}))
     deal(table)
-    out = table.handle(
-        ConsoleAction(source="console", action="raise", args={"seat": 1, "amount": 4})
+    out = apply_console(
+        table, ConsoleAction(source="console", action="raise", args={"seat": 1, "amount": 4})
     )
     assert out and table.contributed[1] == 6
     with pytest.raises(IllegalAction) as refused:
-        table.handle(ConsoleAction(source="console", action="call", args={"seat": 3}))
+        apply_console(table, ConsoleAction(source="console", action="call", args={"seat": 3}))
     assert refused.value.rule == "11.2(c)"  # seat 2 is to act
     with pytest.raises(IllegalAction) as chop:
-        table.handle(ConsoleAction(source="console", action="chop"))
+        apply_console(table, ConsoleAction(source="console", action="chop"))
     assert chop.value.rule == "11.4(e)"
     with pytest.raises(IllegalAction):
-        table.handle(ConsoleAction(source="console", action="sit", args={"seat": 4}))
+        apply_console(table, ConsoleAction(source="console", action="sit", args={"seat": 4}))
     shoe(table, unseen(table)[0])  # a card while betting: HOLD
     cleared = table.handle(SupervisorAction(source="pin-pad", who="sup 4", decision="accept"))
     assert table.hold is None and cleared

@@ -10,8 +10,8 @@ from __future__ import annotations
 from poker_support import deal, flat_call, shoe, table_with, unseen
 
 from controller.cards import Card
-from controller.poker.records import Violation
-from controller.poker.table import Decision, PokerTable
+from controller.game.records import Violation
+from controller.poker.table import HoldDecision, PokerTable
 from controller.ports import LockShoe
 from controller.shoe_audit import POKER_RULE, ShoeReport
 
@@ -55,7 +55,7 @@ def test_11_2_the_shoe_end_report_names_the_extra_card_at_the_next_shuffle() -> 
     shoe(table, unseen(table)[0])  # the burn
     again = table.hands[3][0]
     shoe(table, again)  # one copy too many: HOLD
-    table.supervisor_clear("pit boss", Decision.VOID_HAND)
+    table.supervisor_clear("pit boss", HoldDecision.VOID_HAND)
     out = table.start_hand()
     reports = [r for r in out if isinstance(r, ShoeReport)]
     assert len(reports) == 1 and reports[0].extra == ((str(again), 1),)
@@ -71,7 +71,7 @@ def test_11_2_an_accepted_second_copy_is_set_aside_and_the_seat_still_gets_a_car
     shoe(table, Card.parse("2s"))
     out = shoe(table, Card.parse("2s"))  # a second 2s from a one-deck shoe: HOLD
     assert [r.rule for r in out if isinstance(r, Violation)] == ["11.2"]
-    table.supervisor_clear("pit boss", Decision.ACCEPT)
+    table.supervisor_clear("pit boss", HoldDecision.ACCEPT)
     assert [str(c) for c in table.hands[first]] == ["2s"]
     assert all(len(cards) == 0 for seat, cards in table.hands.items() if seat != first)
     rest = iter(c for c in unseen(table) if c != Card.parse("2s"))
