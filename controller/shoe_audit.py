@@ -122,13 +122,13 @@ class ShoeAudit:
         by; in an RFID shoe each card of each deck has its own tag, so a tag read twice
         since the shuffle is one card out twice, even where N decks hold N copies of it."""
         seen = self._seen
-        seen[card] += 1
-        n = seen[card]
         holds = self._holds[card]
         if tag is not None:
-            if tag in self._tags:
-                return ForeignCard(self.rule, str(card), n, holds, tag)
+            if tag in self._tags:  # the same card again: counted once, not as a new copy
+                return ForeignCard(self.rule, str(card), seen[card], holds, tag)
             self._tags[tag] = card
+        seen[card] += 1
+        n = seen[card]
         if n > holds:
             return ForeignCard(self.rule, str(card), n, holds)
         return None

@@ -220,6 +220,12 @@ class SimulatedRfidShoe:
     def cards_left(self) -> int:
         return len(self._tags) - self._next
 
+    @property
+    def since_shuffle(self) -> list[str]:
+        """The tags slid out since the shoe was last loaded (shuffled)."""
+        with self._lock:
+            return self._tags[: self._next]
+
     def draw_when_open(self, timeout: float = 10.0) -> Card:
         """What a dealer does: wait for the table's gate to open, then draw."""
         if self.wait_open is not None:

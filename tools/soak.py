@@ -15,6 +15,15 @@ at configurable rates per dealer step:
 - a foreign card: the shoe reloaded at a shuffle with one ace of spades too many;
 - SIGKILL of the controller and a restart on the same journal.
 
+With ``--shoe rfid`` the shoe is a `SimulatedRfidShoe` instead: six tagged decks with an
+RDM6300 reader at the mouth, on a pty the table reads as ``[shoe] protocol = "rdm6300"``
+through the deck files the shoe writes. A reader has no acknowledgement, so its faults are
+its own: the reader unplugged and plugged back (held when the gate was open: cards may
+have passed unseen), line noise (a frame with a bad checksum, junk bytes, while the tag is
+read again), a tag in no deck, a card's tag read again since the shuffle (one card out
+twice), a card when none is due, and SIGKILL. Lost and duplicated are then counted by tag:
+every card slid past the reader must be journaled once, with its tag.
+
 Sensor bounce needs in-process GPIO (gpiozero MockFactory pins), which a controller in a
 child process does not expose: it is left out of this process soak (the GPIO tests in
 tests/drivers cover debouncing).
@@ -32,6 +41,7 @@ with their times. Exit status 0 when the run meets all of that.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import random
@@ -57,7 +67,8 @@ from sim_hardware.dealer import BlackjackDealer  # noqa: E402
 from sim_hardware.device import DeviceRefused  # noqa: E402
 from sim_hardware.faults import FaultyLink, LineFaults  # noqa: E402
 from sim_hardware.link import PtyLink  # noqa: E402
-from sim_hardware.remote import ConsoleClient, RemoteHands  # noqa: E402
+from sim_hardware.rdm6300 import SimulatedRfidShoe  # noqa: E402
+from sim_hardware.remote import ConsoleClient, DealingShoe, RemoteHands  # noqa: E402
 from sim_hardware.shoe import SimulatedShoe  # noqa: E402
 from sim_hardware.testbed import ControllerProcess, free_port, settle, write_config  # noqa: E402
 
@@ -66,6 +77,8 @@ log = logging.getLogger("soak")
 FOREIGN = Card.parse("As")
 STALL_SECONDS = 120.0  # a round that lasts longer is stuck (rounds take seconds)
 PIN = "2468"  # examples/blackjack-table.toml [[staff]]: supervisor s01's demo PIN
+GATE_OPEN_STATES = ("no_more_bets", "initial_deal", "boxes_acting", "dealer_second",
+                    "dealer_drawing")  # fmt: skip
 NO_CARD_STATES = ("round_over", "betting", "insurance", "insurance_settlement", "settlement")
 
 
@@ -84,6 +97,8 @@ class Rates:
     unknown_tag: float = 0.005
     foreign_shoe: float = 0.5  # per shuffle: the reloaded shoe holds a seventh As
     kill: float = 0.004
+    tag_again: float = 0.005  # RFID: a card's tag read again since the shuffle
+    noise: float = 0.01  # RFID: a corrupted frame and junk bytes on the reader's line
 
 
 @dataclass
@@ -130,7 +145,7 @@ class SoakResult:
 class DoctoredHands(RemoteHands):
     """The dealer's hands, whose shuffles sometimes load a shoe with a foreign card."""
 
-    def __init__(self, client: ConsoleClient, shoe: SimulatedShoe, rng: random.Random,
+    def __init__(self, client: ConsoleClient, shoe: DealingShoe, rng: random.Random,
                  rate: float, faults: Counter[str]) -> None:  # fmt: skip
         super().__init__(client, shoe)
         self.rng = rng
@@ -173,7 +188,12 @@ class DoctoredHands(RemoteHands):
 
 
 class Soak:
-    def __init__(self, folder: Path, seconds: float, seed: int, rates: Rates) -> None:
+    def __init__(
+        self, folder: Path, seconds: float, seed: int, rates: Rates, shoe: str = "serial"
+    ) -> None:
+        self.rfid: SimulatedRfidShoe | None = None
+        if shoe == "rfid":
+            rates = dataclasses.replace(rates, foreign_shoe=0.0)  # no 7th As among the tags
         self.folder = folder
         self.seconds = seconds
         self.seed = seed
@@ -202,17 +222,24 @@ class Soak:
         self.shoe = SimulatedShoe(self.link, decks=6, rng=random.Random(seed + 3))
         port = free_port()
         self.client = ConsoleClient(f"http://127.0.0.1:{port}")
-        config = write_config(folder, self.link.url, port)
+        if shoe == "rfid":
+            self.rfid = SimulatedRfidShoe(6, rng=random.Random(seed + 3), link=folder / "rdm6300")
+            decks = self.rfid.write_decks(folder)
+            config = write_config(folder, self.rfid.path, port, rfid_decks=decks)
+        else:
+            config = write_config(folder, self.link.url, port)
         self.controller = ControllerProcess(config, self.client)
-        self.hands = DoctoredHands(self.client, self.shoe, self.rng, rates.foreign_shoe,
-                                   self.faults)  # fmt: skip
+        self.hands = DoctoredHands(self.client, self.rfid or self.shoe, self.rng,
+                                   rates.foreign_shoe, self.faults)  # fmt: skip
+        self.presented: Counter[str] = Counter()  # RFID: tags presented again on purpose
         self.dealer = BlackjackDealer(self.hands, self.client.state, self.rng,
                                       insurance_sensors=False)  # fmt: skip
 
     # --- the run ----------------------------------------------------------------------------
 
     def run(self) -> SoakResult:
-        self.shoe.start()
+        if self.rfid is None:
+            self.shoe.start()
         try:
             state = self.controller.start(timeout=60)
             deadline = time.monotonic() + self.seconds
@@ -225,11 +252,14 @@ class Soak:
                     self.stalls += 1  # one round for two minutes: the table is stuck
                     since = time.monotonic()
             self._finish(state)
-            self.shoe.wait_until_acknowledged(30.0)
+            if self.rfid is None:
+                self.shoe.wait_until_acknowledged(30.0)
             self.hands.close_shoe()
         finally:
             code = self.controller.stop()
             self.shoe.close()
+            if self.rfid is not None:
+                self.rfid.close()
         if code != 0:
             self.faults["controller_exit_nonzero"] += 1
         return self._figures()
@@ -261,7 +291,11 @@ class Soak:
             self.out_of_order_due = False
             self._card_out_of_order()
             return settle(self.client, seen)
-        if 0 <= roll < rates.unknown_tag:
+        if self.rfid is not None and roll >= 0:
+            if (fault := self._reader_fault(roll)) is not None:
+                self.faults[fault] += 1
+                return settle(self.client, seen)
+        elif 0 <= roll < rates.unknown_tag:
             self.faults["unknown_tag"] += 1
             code = rng.choice([b"ZZ", b"1X", b"\xff\xfe", b"  ", b"Jk"])
             self.shoe.send_reliable_frame(MessageType.CARD_DRAWN, code + struct.pack(">I", 0))
@@ -269,17 +303,45 @@ class Soak:
         did = self._dealer_step()
         return settle(self.client, seen, timeout=0.5 if did.startswith("wait") else 3.0)
 
+    def _reader_fault(self, roll: float) -> str | None:
+        """RFID: a tag in no deck, a card's tag read again, or noise on the line."""
+        rates, rng, rfid = self.rates, self.rng, self.rfid
+        if rfid is None:
+            return None
+        if roll < rates.unknown_tag:
+            rfid.present(f"{rng.getrandbits(32):010X}")  # a tag of no deck (no C0-C5 prefix)
+            return "unknown_tag"
+        roll -= rates.unknown_tag
+        if roll < rates.tag_again and rfid.since_shuffle:
+            tag = rng.choice(rfid.since_shuffle[-10:])
+            time.sleep(1.1)  # the card left the field (the 1 s repeat window): the fault
+            self.presented[tag] += 1
+            rfid.present(tag)
+            return "tag_read_again"
+        roll -= rates.tag_again
+        if roll < rates.noise:
+            tag = rng.choice(list(rfid.card_of))
+            rfid.reader.present(tag, 1, bad_checksum=True)
+            rfid.reader.send(b"\x00junk\xff")
+            return "reader_noise"
+        return None
+
     def _dealer_step(self) -> str:
         try:
             return self.dealer.step()
         except DeviceRefused as exc:  # the gate is still locked (a command on its way)
             log.debug("dealer: %s", exc)
-            if self.shoe.cards_left == 0:  # the shuffle was missed: counted, and reloaded
+            if (self.rfid or self.shoe).cards_left == 0:  # no shuffle was due: counted, reloaded
                 self.empty_shoes += 1
                 self.hands.shuffle()
             return "wait (gate)"
 
     def _restart(self) -> dict[str, Any]:
+        if self.rfid is not None:
+            # A reader cannot resend: a card read but not yet journaled when the power goes
+            # is gone (the restart then holds the table, docs/rfid.md). The soak counts
+            # losses, so it cuts the power at rest, once the table has been quiet a while.
+            quiet(self.client, 0.3)
         self.faults["sigkill"] += 1
         self.controller.kill()
         started = time.monotonic()
@@ -289,14 +351,23 @@ class Soak:
 
     def _pull_cable(self) -> None:
         self.faults["cable_pulled"] += 1
-        self.link.disconnect()
-        time.sleep(self.rng.uniform(0.1, 2.0))  # the cable is out: the fault, not a wait
-        self.link.reconnect()
+        if self.rfid is not None:
+            view = self.client.state().get("view") or {}
+            if view.get("state") in GATE_OPEN_STATES:
+                self.faults["reader_pulled_gate_open"] += 1
+            self.rfid.unplug()
+            time.sleep(self.rng.uniform(0.1, 2.0))  # the reader is out: the fault
+            self.rfid.replug()
+        else:
+            self.link.disconnect()
+            time.sleep(self.rng.uniform(0.1, 2.0))  # the cable is out: the fault, not a wait
+            self.link.reconnect()
         started = time.monotonic()
         deadline = started + 30.0
         while time.monotonic() < deadline:
             shoe = str((self.client.state().get("devices") or {}).get("shoe", "LOST"))
-            if not shoe.startswith("LOST") and self.shoe.wait_until_acknowledged(0.05):
+            acknowledged = self.rfid is not None or self.shoe.wait_until_acknowledged(0.05)
+            if not shoe.startswith("LOST") and acknowledged:
                 self.cable_times.append(time.monotonic() - started)
                 return
             time.sleep(0.02)  # polling another process's state
@@ -304,7 +375,15 @@ class Soak:
 
     def _card_out_of_order(self) -> None:
         """A card when none is due: a gated shoe holds it back (absorbed); half the time
-        the gate is forced, as on a shoe without one, and the card comes out."""
+        the gate is forced, as on a shoe without one, and the card comes out. The RFID
+        shoe's gate is on the table's GPIO, in the controller's process: the card comes out."""
+        if self.rfid is not None:
+            try:
+                self.rfid.draw()
+                self.faults["out_of_order_card"] += 1
+            except DeviceRefused:
+                self.faults["out_of_order_shoe_empty"] += 1
+            return
         if self.rng.random() < 0.5:
             try:
                 self.shoe.draw()
@@ -337,9 +416,9 @@ class Soak:
     def _figures(self) -> SoakResult:
         result = SoakResult(self.seconds, self.seed, steps=self.steps)
         faults = Counter(self.faults)
-        for name, count in self.out.counts.items():
+        for name, count in self.out.counts.items() if self.rfid is None else ():
             faults[f"line_to_controller_{name}"] += count
-        for name, count in self.back.counts.items():
+        for name, count in self.back.counts.items() if self.rfid is None else ():
             faults[f"line_to_shoe_{name}"] += count
         result.faults = dict(sorted(faults.items()))
         with open_journal(self.folder / "journal.sqlite", readonly=True) as journal:
@@ -348,15 +427,18 @@ class Soak:
         result.rows_journaled = len(rows)
         kinds = Counter(row.kind for row in rows)
         result.events_journaled = sum(1 for row in rows if row.source not in ("controller",))
-        seqs = Counter(
-            row.payload["seq"]
-            for row in rows
-            if row.source == "shoe" and row.payload.get("seq") is not None
-        )
-        sent = self.shoe.session.counters.sent
-        result.shoe_messages_sent = sent
-        result.events_lost = sum(1 for seq in range(1, sent + 1) if seq not in seqs)
-        result.events_duplicated = sum(n - 1 for n in seqs.values() if n > 1)
+        if self.rfid is not None:
+            self._count_by_tag(result, rows)
+        else:
+            seqs = Counter(
+                row.payload["seq"]
+                for row in rows
+                if row.source == "shoe" and row.payload.get("seq") is not None
+            )
+            sent = self.shoe.session.counters.sent
+            result.shoe_messages_sent = sent
+            result.events_lost = sum(1 for seq in range(1, sent + 1) if seq not in seqs)
+            result.events_duplicated = sum(n - 1 for n in seqs.values() if n > 1)
         result.rounds_played = kinds["RoundSettled"]
         result.controller_faults = kinds["ControllerFault"]
         result.rounds_unbalanced = result.controller_faults + sum(
@@ -395,11 +477,29 @@ class Soak:
         result.unaccounted = self._unaccounted(faults, result, kinds)
         return result
 
+    def _count_by_tag(self, result: SoakResult, rows: list[Any]) -> None:
+        """RFID: every card slid past the reader journaled once with its tag (lost: slid
+        out, not journaled; duplicated: journaled more often than presented)."""
+        rfid = self.rfid
+        if rfid is None:
+            return
+        slid = Counter(tag for tag, _ in rfid.drawn) + self.presented
+        journaled = Counter(
+            r.payload.get("tag") for r in rows if r.kind == "CardDrawn" and r.source == "shoe"
+        )
+        result.shoe_messages_sent = slid.total()
+        result.events_lost = sum((slid - journaled).values())
+        for tag in slid - journaled:
+            log.warning("lost: the card of tag %s slid out but was never journaled", tag)
+        result.events_duplicated = sum((journaled - slid).values())
+
     def _unaccounted(self, faults: Counter[str], result: SoakResult,
                      kinds: Counter[str]) -> list[str]:  # fmt: skip
         """Each injected fault must be absorbed (nothing lost or doubled) or reported."""
         problems = []
-        if faults["unknown_tag"] > result.device_faults.get("bad-card", 0):
+        if self.rfid is not None:
+            problems += self._reader_unaccounted(faults, result, kinds)
+        elif faults["unknown_tag"] > result.device_faults.get("bad-card", 0):
             problems.append(
                 f"{faults['unknown_tag']} unknown tags but "
                 f"{result.device_faults.get('bad-card', 0)} bad-card faults journaled"
@@ -428,6 +528,50 @@ class Soak:
         if faults["cable_not_recovered_30s"]:
             problems.append(f"{faults['cable_not_recovered_30s']} cable pulls not recovered")
         return problems
+
+    def _reader_unaccounted(
+        self, faults: Counter[str], result: SoakResult, kinds: Counter[str]
+    ) -> list[str]:
+        """RFID: every reader fault is a named row (a fault, a loss, a violation)."""
+        problems = []
+        named = result.device_faults
+        pairs = [
+            ("unknown_tag", named.get("unknown-tag", 0), "unknown-tag faults"),
+            ("cable_pulled", kinds["DeviceLost"], "DeviceLost rows"),
+            ("reader_noise", named.get("bad-checksum", 0), "bad-checksum faults"),
+        ]
+        for fault, rows, what in pairs:
+            if faults[fault] > rows:
+                problems.append(f"{faults[fault]} {fault} but {rows} {what} journaled")
+        again = self._violations_saying("already read since the shuffle")
+        if faults["tag_read_again"] > again:
+            problems.append(f"{faults['tag_read_again']} tags read again but {again} violations")
+        unseen = self._violations_saying("cards may have left the shoe unseen")
+        if faults["reader_pulled_gate_open"] > unseen:
+            problems.append(
+                f"{faults['reader_pulled_gate_open']} readers pulled with the gate open but "
+                f"{unseen} holds saying cards may have passed unseen"
+            )
+        return problems
+
+    def _violations_saying(self, words: str) -> int:
+        with open_journal(self.folder / "journal.sqlite", readonly=True) as journal:
+            return sum(
+                1
+                for r in journal.entries()
+                if r.kind == "Violation" and words in r.payload.get("message", "")
+            )
+
+
+def quiet(client: ConsoleClient, seconds: float, timeout: float = 5.0) -> None:
+    """Wait until the table's published state has not changed for ``seconds``."""
+    deadline = time.monotonic() + timeout
+    state, since = client.state(), time.monotonic()
+    while time.monotonic() < deadline and time.monotonic() - since < seconds:
+        time.sleep(0.02)  # polling another process's state
+        again = client.state()
+        if again != state:
+            state, since = again, time.monotonic()
 
 
 def _refusal_rule(payload: dict[str, Any]) -> str:
@@ -468,12 +612,13 @@ def report(result: SoakResult) -> str:
 
 
 def run_soak(seconds: float, seed: int = 20261130, rates: Rates | None = None,
-             folder: Path | None = None) -> SoakResult:  # fmt: skip
-    """Run the soak for ``seconds`` in ``folder`` (a temporary one by default)."""
+             folder: Path | None = None, shoe: str = "serial") -> SoakResult:  # fmt: skip
+    """Run the soak for ``seconds`` in ``folder`` (a temporary one by default), with the
+    ``shoe`` ("serial": docs/protocol.md; "rfid": an RDM6300 at a shoe of tagged decks)."""
     if folder is not None:
-        return Soak(folder, seconds, seed, rates or Rates()).run()
+        return Soak(folder, seconds, seed, rates or Rates(), shoe).run()
     with tempfile.TemporaryDirectory(prefix="soak-") as tmp:
-        return Soak(Path(tmp), seconds, seed, rates or Rates()).run()
+        return Soak(Path(tmp), seconds, seed, rates or Rates(), shoe).run()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -482,6 +627,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=20261130)
     parser.add_argument("--folder", type=Path, help="keep the journal here")
     parser.add_argument("--json", type=Path, help="write the figures as JSON here")
+    parser.add_argument(
+        "--shoe",
+        choices=("serial", "rfid"),
+        default="serial",
+        help="the simulated shoe: our serial protocol, or an RDM6300 at a shoe of tagged decks",
+    )
     for name, value in asdict(Rates()).items():
         parser.add_argument(f"--rate-{name.replace('_', '-')}", type=float, default=value)
     args = parser.parse_args(argv)
@@ -489,7 +640,7 @@ def main(argv: list[str] | None = None) -> int:
     rates = Rates(**{name: getattr(args, f"rate_{name}") for name in asdict(Rates())})
     if args.folder:
         args.folder.mkdir(parents=True, exist_ok=True)
-    result = run_soak(args.seconds, args.seed, rates, args.folder)
+    result = run_soak(args.seconds, args.seed, rates, args.folder, args.shoe)
     print(report(result))
     if args.json:
         args.json.write_text(json.dumps(asdict(result), indent=2) + "\n")

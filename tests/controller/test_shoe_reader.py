@@ -21,6 +21,7 @@ def test_a_tag_read_twice_is_a_duplicate_though_six_decks_hold_six_copies() -> N
     assert audit.see(AS, "C100000000") is None  # another deck's ace: fine
     twice = audit.see(AS, "C000000000")
     assert twice is not None and twice.tag == "C000000000"
+    assert audit.count(AS) == 2  # one card read twice is still one copy of the ace
     assert "tag C000000000" in twice.message and "already read since the shuffle" in twice.message
 
 

@@ -34,3 +34,27 @@ def test_a_minute_of_faults_loses_nothing_and_reports_every_fault(tmp_path: Path
     assert result.recoveries == injected["sigkill"] and result.recovery_max_s < 30, text
     assert result.holds_cleared > 0, text
     assert result.ok, text
+
+
+RFID = Rates(cable=0.01, button=0.03, out_of_order=0.03, unknown_tag=0.01, kill=0.01,
+             tag_again=0.01, noise=0.02)  # fmt: skip
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_an_rfid_shoe_through_a_minute_of_reader_faults(tmp_path: Path) -> None:
+    """`--shoe rfid`: every card slid past the RDM6300 journaled once with its tag, and
+    every reader fault a named row (unknown-tag, bad-checksum, DeviceLost, a hold)."""
+    result = run_soak(60.0, seed=20261201, rates=RFID, folder=tmp_path, shoe="rfid")
+    text = report(result)
+    assert result.events_lost == 0 and result.events_duplicated == 0, text
+    assert result.rounds_unbalanced == 0 and result.controller_faults == 0, text
+    assert result.unaccounted == [], text
+    assert result.rounds_played >= 10, text
+    injected = result.faults
+    for kind in ("sigkill", "cable_pulled", "unknown_tag", "tag_read_again", "reader_noise",
+                 "out_of_order_card"):  # fmt: skip
+        assert injected.get(kind, 0) > 0, (kind, text)
+    assert not any(k.startswith("line_to_") for k in injected), text  # no serial shoe here
+    assert result.device_faults.get("unknown-tag", 0) == injected["unknown_tag"], text
+    assert result.ok, text
