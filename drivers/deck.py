@@ -15,6 +15,9 @@ A deck file is UTF-8 text, one card per line::
   reader usually types the last four bytes in decimal (``0002767708``). ``tablectl
   rfid-monitor`` prints what your reader reports.
 
+A deck file may also be TOML (a name ending in ``.toml``, as ``tablectl deck enrol``
+writes): a ``[deck]`` table of notes and a ``[tags]`` table, ``0F002A3B5C = "As"``.
+
 A file is refused with a `ConfigError` naming the file and line when a line does not
 parse, a tag appears twice, or a card appears twice: one file is one deck, and a deck with
 a duplicate card is a defective deck (Division 13 definitions: "duplicates"). A deck with
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import logging
 import re
+import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -167,7 +171,10 @@ def load_deck(path: str | Path, *, require_complete: bool = False) -> DeckEnrolm
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read deck file: {exc}") from exc
-    deck = parse_deck(text.splitlines(), source=str(path))
+    if path.suffix == ".toml":
+        deck = parse_deck(_toml_lines(text, path), source=str(path))
+    else:
+        deck = parse_deck(text.splitlines(), source=str(path))
     missing = deck.missing_cards()
     if missing:
         names = " ".join(str(card) for card in missing)
@@ -179,3 +186,30 @@ def load_deck(path: str | Path, *, require_complete: bool = False) -> DeckEnrolm
         log.warning("%s: deck has %d cards; missing %s", path, len(deck), names)
     log.info("%s: %d tags enrolled", path, len(deck))
     return deck
+
+
+def _toml_lines(text: str, path: Path) -> list[str]:
+    """A TOML deck file (``tablectl deck enrol``: ``[tags]`` TAG = "CARD") as deck-file
+    lines, each at its own line number, so that an error names the line of the file."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    tags = doc.get("tags")
+    if not isinstance(tags, dict):
+        raise ConfigError(f'{path}: a TOML deck file needs a [tags] table (TAG = "CARD")')
+    lines = [""] * len(text.splitlines())
+    numbers = {_toml_key(line): n for n, line in enumerate(text.splitlines()) if "=" in line}
+    for tag, card in tags.items():
+        if not isinstance(card, str):
+            raise ConfigError(f"{path}: [tags] {tag}: the card must be a string, not {card!r}")
+        n = numbers.get(tag)
+        if n is None:
+            lines.append(f"{tag} {card}")
+        else:
+            lines[n] = f"{tag} {card}"
+    return lines
+
+
+def _toml_key(line: str) -> str:
+    return line.split("=", 1)[0].strip().strip('"')

@@ -38,6 +38,7 @@ COMMANDS = {
     "sim-shoe": ("controller.app.sim_shoe", "serve a simulated shoe on a pty or TCP port"),
     "shoe-monitor": ("controller.app.shoe_monitor", "watch a shoe's line: cards, status, faults"),
     "rfid-monitor": ("controller.app.rfid_monitor", "watch an RFID reader: tags and cards"),
+    "deck": ("controller.app.deck_cli", "enrol a deck of tagged cards, or check one"),
     "io-test": ("controller.app.io_test", "check a table's GPIO wiring input by input"),
     "simulate": ("controller.app.simulate", "play many rounds through the rules, fast"),
 }
