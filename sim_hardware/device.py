@@ -144,7 +144,7 @@ class SimulatedDevice:
             self.gate_locked = isinstance(item, m.GateLock)
             self.session.acknowledge(item.seq)
             self.commands.append(item)
-            self.session.send(m.ShoeStatus(0, gate_locked=self.gate_locked))
+            self.session.send(self._status())
         elif isinstance(item, m.Lamp):
             self.lamps[item.lamp] = item.pattern
             self.session.acknowledge(item.seq)
@@ -158,6 +158,10 @@ class SimulatedDevice:
             self.session.acknowledge(item.seq)
         elif isinstance(item, PeerHello):
             log.debug("controller said hello: %r", item.hello)
+
+    def _status(self) -> m.ShoeStatus:
+        """The SHOE_STATUS levels now (a shoe adds its cutting card and empty flags)."""
+        return m.ShoeStatus(0, gate_locked=self.gate_locked)
 
     def _flush(self) -> None:
         """Write what the session queued. Called with the lock held."""

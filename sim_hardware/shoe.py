@@ -4,7 +4,8 @@ It behaves as the firmware of a dealing shoe would: it holds a shuffled shoe (fr
 `random.Random`, or an explicit card list), and each `draw` sends CARD_DRAWN with the next
 sequence number, resending until the controller ACKs it. It obeys GATE_LOCK / GATE_UNLOCK
 (a locked gate refuses `draw`, as a solenoid would hold the card), reports the cutting card
-and an empty shoe in SHOE_STATUS, shows LAMP commands in `lamps`, and sends heartbeats.
+and an empty shoe in SHOE_STATUS (levels: the cutting card stays seen until it is loaded
+again), shows LAMP commands in `lamps`, and sends heartbeats.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class SimulatedShoe(SimulatedDevice):
             **kw,  # type: ignore[arg-type]
         )
         self.decks = decks
+        self.cut_card_out = False
         self._cards: list[Card] = []
         self._next = 0
         self.cut_card_at = 0
@@ -58,9 +60,20 @@ class SimulatedShoe(SimulatedDevice):
         with self._lock:
             self._cards = list(cards)
             self._next = 0
+            self.cut_card_out = False  # SHOE_STATUS bit 0 is a level, clear until the cut
             self.cut_card_at = (
                 cut_card_at if cut_card_at is not None else max(1, len(self._cards) * 3 // 4)
             )
+
+    def _status(self) -> m.ShoeStatus:
+        """SHOE_STATUS reports levels (docs/protocol.md): the cutting card stays seen from
+        its passage until the shoe is loaded again."""
+        return m.ShoeStatus(
+            0,
+            cut_card_seen=self.cut_card_out,
+            shoe_empty=self._next >= len(self._cards),
+            gate_locked=self.gate_locked,
+        )
 
     @property
     def cards_left(self) -> int:
@@ -85,12 +98,13 @@ class SimulatedShoe(SimulatedDevice):
             if self._next >= len(self._cards):
                 raise DeviceRefused("the shoe is empty")
             if self._next == self.cut_card_at:
-                self.session.send(m.ShoeStatus(0, cut_card_seen=True))
+                self.cut_card_out = True
+                self.session.send(self._status())
             card = self._cards[self._next]
             self._next += 1
             device_ms = int(self.clock() * 1000) & 0xFFFFFFFF
             self.session.send(m.CardDrawn(0, str(card), device_ms))
             if self._next == len(self._cards):
-                self.session.send(m.ShoeStatus(0, cut_card_seen=True, shoe_empty=True))
+                self.session.send(self._status())
             self._flush()
             return card
