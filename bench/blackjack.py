@@ -34,8 +34,9 @@ class CountingTable(BlackjackTable):
 
     def __init__(self, variants: Variants | None = None) -> None:
         super().__init__(variants)
+        phases = self._phases  # the machine's private model: its triggers are counted
         for name in TRIGGERS:
-            trigger = getattr(self, name)
+            trigger = getattr(phases, name)
 
             def counted(
                 *args: object, _trigger: Callable[..., bool] = trigger, **kwargs: object
@@ -43,7 +44,7 @@ class CountingTable(BlackjackTable):
                 CountingTable.fired += 1
                 return bool(_trigger(*args, **kwargs))
 
-            setattr(self, name, counted)
+            setattr(phases, name, counted)
 
 
 def triggers_per_round(rounds: int, boxes: int) -> float:

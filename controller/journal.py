@@ -48,21 +48,53 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import enum
-import hashlib
 import hmac
 import json
 import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller import ports
-from controller.cards import Card
-from controller.errors import TableError
+from controller.journal_rows import (  # the rows as data (journal_rows.py), re-exported
+    EVENT_TYPES,
+    Checkpoint,
+    Entry,
+    Head,
+    JournalCorrupt,
+    JournalError,
+    Row,
+    as_row,
+    canonical,
+    check_row,
+    checkpoint_path,
+    decode_event,
+    plain_row_hash,
+    row_hash,
+    to_jsonable,
+)
+
+__all__ = [
+    "EVENT_TYPES",
+    "FORMAT",
+    "GENESIS",
+    "MIN_KEY_BYTES",
+    "Checkpoint",
+    "Entry",
+    "Head",
+    "Journal",
+    "JournalCorrupt",
+    "JournalError",
+    "Row",
+    "as_row",
+    "canonical",
+    "checkpoint_path",
+    "decode_event",
+    "plain_row_hash",
+    "row_hash",
+    "to_jsonable",
+]
 
 GENESIS = "0" * 64
 
@@ -87,164 +119,9 @@ BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 """
 
 
-class JournalError(TableError, OSError):
-    """The journal cannot be opened or written."""
-
-
-class JournalCorrupt(JournalError):
-    """The hash chain is broken. ``seq`` names the first row that does not check out."""
-
-    def __init__(self, seq: int, message: str) -> None:
-        super().__init__(f"journal row {seq}: {message}")
-        self.seq = seq
-        self.reason = message
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    seq: int
-    wall: str
-    mono: float
-    round: int | None
-    source: str
-    kind: str
-    payload: dict[str, Any]
-    actor: str | None
-    prev_hash: str
-    hash: str
-
-    def as_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-
-def to_jsonable(value: Any) -> Any:
-    """Events and records as plain JSON values: dataclasses become objects (with their
-    class name under ``"type"``), cards their text, enums their value."""
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, enum.Enum):
-        return value.value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out = {"type": type(value).__name__}
-        for f in dataclasses.fields(value):
-            out[f.name] = to_jsonable(getattr(value, f.name))
-        return out
-    if isinstance(value, list | tuple | frozenset | set):
-        return [to_jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    return value
-
-
-def _event_types() -> dict[str, type[ports.Event]]:
-    found: dict[str, type[ports.Event]] = {}
-    todo = [ports.Event]
-    while todo:
-        for cls in todo.pop().__subclasses__():
-            found[cls.__name__] = cls
-            todo.append(cls)
-    return found
-
-
-EVENT_TYPES = _event_types()
-_FIELD_PARSERS: dict[str, Callable[[Any], Any]] = {
-    "card": Card.parse,
-    "button": ports.ConsoleButton,
-    "fault": ports.Fault,
-}
-
-
-def decode_event(entry: Entry) -> ports.Event | None:
-    """The device or console event a journal row holds, or None for a controller record
-    (a payout, a violation): those are re-derived when the events are replayed."""
-    cls = EVENT_TYPES.get(entry.kind)
-    if cls is None:
-        return None
-    try:
-        values = {
-            name: _FIELD_PARSERS[name](value) if name in _FIELD_PARSERS else value
-            for name, value in entry.payload.items()
-        }
-        return cls(**values)
-    except (TypeError, ValueError, AttributeError) as exc:  # CardError is a ValueError
-        raise JournalError(
-            f"journal row {entry.seq}: its payload is not a {entry.kind}: {exc}"
-        ) from exc
-
-
-Row = tuple[str, dict[str, Any], str, "int | None", "str | None"]
-"""A row to append: (kind, payload, source, round, actor)."""
-
-
-def as_row(item: Any, *, source: str, round: int | None = None, actor: str | None = None) -> Row:
-    """An event or record (a dataclass) as a row, under its class name."""
-    payload = to_jsonable(item)
-    kind = payload.pop("type")
-    return (kind, payload, source, round, actor)
-
-
-def canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def row_hash(key: bytes, prev_hash: str, fields: list[Any]) -> str:
-    """The keyed hash of one row: HMAC-SHA256 under the table's journal key."""
-    message = (prev_hash + canonical(fields)).encode()
-    return hmac.digest(key, message, "sha256").hex()
-
-
-def plain_row_hash(prev_hash: str, fields: list[Any]) -> str:
-    """The unkeyed hash of journals written before issue 12 (refused; named in errors)."""
-    return hashlib.sha256((prev_hash + canonical(fields)).encode()).hexdigest()
-
-
 FORMAT = 2
 """``PRAGMA user_version`` of a journal whose chain is keyed (0: plain SHA-256)."""
 MIN_KEY_BYTES = 16
-_CHECKPOINT_LABEL = b"tablectl journal checkpoint\0"
-
-
-@dataclass(frozen=True, slots=True)
-class Head:
-    """A journal's last row as someone outside saw it: its seq and its hash."""
-
-    seq: int
-    hash: str
-
-    @classmethod
-    def parse(cls, text: str) -> Head:
-        """``SEQ:HASH`` (as `tablectl journal verify` prints and the pit shows)."""
-        seq_text, _, digest = text.partition(":")
-        try:
-            seq = int(seq_text)
-        except ValueError:
-            seq = -1
-        digest = digest.strip().lower()
-        if seq < 0 or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
-            raise ValueError(f"expected SEQ:HASH (a row number and 64 hex digits), not {text!r}")
-        return cls(seq, digest)
-
-    def __str__(self) -> str:
-        return f"{self.seq}:{self.hash}"
-
-
-@dataclass(frozen=True, slots=True)
-class Checkpoint:
-    """The last row known good (``seq``, its ``hash``), or a row found broken
-    (``broken_seq``, ``broken``) by the full check after a start."""
-
-    seq: int
-    hash: str
-    broken_seq: int | None = None
-    broken: str | None = None
-
-    def message(self) -> bytes:
-        body = [self.seq, self.hash, self.broken_seq, self.broken]
-        return _CHECKPOINT_LABEL + canonical(body).encode()
-
-
-def checkpoint_path(path: Path) -> Path:
-    return path.with_name(path.name + ".checkpoint")
 
 
 def _utc_now() -> str:
@@ -526,7 +403,7 @@ class Journal:
                     raise JournalCorrupt(seq, f"follows row {expected - 1}: rows missing or moved")
                 if prev is None:
                     prev = row[8]
-                prev = _check_row(key, row, prev)
+                prev = check_row(key, row, prev)
                 expected += 1
                 count += 1
                 if pace is not None and count % pace_rows == 0:
@@ -604,23 +481,3 @@ class Journal:
 
 # By name: a damaged schema page can make ``SELECT *`` return other columns (fuzzing).
 _COLUMNS = "seq, wall, mono, round, source, kind, payload, actor, prev_hash, hash"
-
-
-def _check_row(key: bytes, row: tuple[Any, ...], prev: str) -> str:
-    """Check one row against the hash before it; return its own hash."""
-    seq, wall, mono, round_, source, kind, payload_text, actor, prev_hash, digest = row
-    if prev_hash != prev:
-        raise JournalCorrupt(
-            seq, "does not follow the row before it (deleted, inserted or swapped rows)"
-        )
-    try:
-        payload = json.loads(payload_text)
-        fields = [seq, wall, mono, round_, source, kind, payload, actor]
-        intact = hmac.compare_digest(row_hash(key, prev_hash, fields), digest)
-    except (TypeError, ValueError):  # not JSON, not text, a value JSON cannot hold
-        raise JournalCorrupt(seq, "a column holds what was never written there") from None
-    if not intact:
-        raise JournalCorrupt(
-            seq, "content changed since it was written (or the row was made without the key)"
-        )
-    return str(digest)

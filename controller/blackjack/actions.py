@@ -24,6 +24,7 @@ from controller.blackjack.rules import DoubleOn, OddStakes
 from controller.blackjack.settlement import Kind, Outcome, Payout, blackjack_exact
 from controller.cards import ACE
 from controller.errors import IllegalAction
+from controller.game.records import TABLE_VARIANT
 
 __all__ = ["RulesActions", "parse_spot"]
 
@@ -141,7 +142,7 @@ class RulesActions(RoundBook):
         self._close_bets_now()
 
     def _close_bets_now(self) -> None:
-        self.close_bets()
+        self._phases.fire("close_bets")
         boxes = [b for b in self.boxes if b.stakes]
         self._boxes_in_play = boxes
         self.wagers_in = sum(sum(b.stakes.values()) for b in boxes)
@@ -280,13 +281,13 @@ class RulesActions(RoundBook):
         hand = self._current_of(box)
         v = self.variants
         if len(hand.cards) != 2:
-            self._refuse("double", "only a two-card hand may be doubled")
+            self._refuse(TABLE_VARIANT, "only a two-card hand may be doubled")
         if hand.from_split and not v.double_after_split:
-            self._refuse("double", "no double after a split on this table")
+            self._refuse(TABLE_VARIANT, "no double after a split on this table")
         if v.double_on is DoubleOn.ANY_TWO_NO_ACE and hand.aces:
-            self._refuse("double", "a hand with an ace may not be doubled on this table")
+            self._refuse(TABLE_VARIANT, "a hand with an ace may not be doubled on this table")
         if v.double_on is DoubleOn.NINE_TO_ELEVEN and (hand.soft or not 9 <= hand.hard <= 11):
-            self._refuse("double", "only hard 9, 10 or 11 may be doubled on this table")
+            self._refuse(TABLE_VARIANT, "only hard 9, 10 or 11 may be doubled on this table")
         if amount:
             self._check_double_extra(box, 1, amount)
 
@@ -294,12 +295,12 @@ class RulesActions(RoundBook):
         stake = self.boxes[box - 1].stakes.get(person, 0)
         if not 0 < amount <= stake:
             self._refuse(
-                "double",
+                TABLE_VARIANT,
                 f"a double of {amount} on box {box}: the extra wager is up to the original "
                 f"wager, {stake} (surrounding rules)",
             )
         if amount % self.variants.smallest_chip:
-            self._refuse("double", f"a double of {amount} is not whole chips")
+            self._refuse(TABLE_VARIANT, f"a double of {amount} is not whole chips")
 
     def can_double(self, box: int, amount: int = 0) -> bool:
         try:
@@ -331,11 +332,11 @@ class RulesActions(RoundBook):
         hand = self._current_of(box)
         cards = hand.cards
         if len(cards) != 2 or hand.hard // 2 * 2 != hand.hard or cards[0].rank != cards[1].rank:
-            self._refuse("split", "only a pair of equal rank may be split")
+            self._refuse(TABLE_VARIANT, "only a pair of equal rank may be split")
         if hand.split_aces:
-            self._refuse("split", "aces are split once only")
+            self._refuse(TABLE_VARIANT, "aces are split once only")
         if len(self.boxes[box - 1].hands) >= self.variants.max_split_hands:
-            self._refuse("split", f"at most {self.variants.max_split_hands} hands per box")
+            self._refuse(TABLE_VARIANT, f"at most {self.variants.max_split_hands} hands per box")
 
     def can_split(self, box: int) -> bool:
         try:
@@ -364,7 +365,7 @@ class RulesActions(RoundBook):
     def verify_stand(self, box: int) -> None:
         hand = self._current_of(box)
         if hand.total <= self.variants.must_draw_to:
-            self._refuse("must-draw", f"a player must draw to {self.variants.must_draw_to}")
+            self._refuse(TABLE_VARIANT, f"a player must draw to {self.variants.must_draw_to}")
 
     def can_stand(self, box: int) -> bool:
         try:

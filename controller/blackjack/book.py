@@ -9,10 +9,10 @@ of a HOLD, and the turn of the round (7.1).
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable
 from typing import NoReturn
 
 from controller.blackjack.hand import Box, Hand
+from controller.blackjack.phases import Phases
 from controller.blackjack.records import (
     BoxVoided,
     HoldCleared,
@@ -37,6 +37,7 @@ from controller.blackjack.settlement import (
 from controller.blackjack.shoe import ShuffleTracker
 from controller.cards import Card
 from controller.errors import IllegalAction
+from controller.game.records import HOLD_PROCEDURE, TABLE_VARIANT
 from controller.shoe_audit import ShoeAudit
 
 __all__ = ["RoundBook"]
@@ -49,25 +50,12 @@ _VOID_BOX_STATES = frozenset(
 class RoundBook(abc.ABC):
     """The round's state and bookkeeping; the machine and the rules API build on it."""
 
-    state: str
     shuffle: ShuffleTracker
     audit: ShoeAudit
-    # transitions triggers, added to the model by the Machine:
-    open_betting: Callable[[], bool]
-    close_bets: Callable[[], bool]
-    start_deal: Callable[[], bool]
-    open_insurance: Callable[[], bool]
-    start_play: Callable[[], bool]
-    await_dealer_card: Callable[[], bool]
-    collect_insurance: Callable[[], bool]
-    dealer_draws: Callable[[], bool]
-    settle: Callable[[], bool]
-    end_round: Callable[[], bool]
-    raise_hold: Callable[[], bool]
-    void_round: Callable[[], bool]
 
     def __init__(self, variants: Variants) -> None:
         self.variants = variants
+        self._phases = Phases()  # the round's machine, private: its triggers skip the rules
         self.boxes = [Box(n) for n in range(1, variants.boxes + 1)]
         self.dealer = Hand()
         self.round = 0
@@ -146,6 +134,11 @@ class RoundBook(abc.ABC):
         return self._boxes_in_play[self._box_index]
 
     @property
+    def state(self) -> str:
+        """The round's phase (`controller.blackjack.phases.Phase`), read-only."""
+        return self._phases.state
+
+    @property
     def current_hand(self) -> Hand | None:
         return self._current if self.state == "boxes_acting" else None
 
@@ -182,7 +175,7 @@ class RoundBook(abc.ABC):
         if len(self._current.cards) < 2:
             self._refuse("4.1", f"box {box}'s hand is waiting for its second card")
         if self._current.doubled:
-            self._refuse("double", f"box {box} doubled: it takes exactly one more card")
+            self._refuse(TABLE_VARIANT, f"box {box} doubled: it takes exactly one more card")
         return self._current
 
     # --- settlement, void, supervisor, next round -----------------------------------------
@@ -226,7 +219,7 @@ class RoundBook(abc.ABC):
                     record(Payout(n, index + 1, person, Kind.WAGER, outcome, stake, returned,
                                   won, lost, rule))  # fmt: skip
         self._finish_settlement(void=False)
-        self.settle()
+        self._phases.fire("settle")
 
     def _finish_settlement(self, void: bool) -> None:
         balance = check_balance(self.wagers_in, self.payouts)
@@ -298,9 +291,9 @@ class RoundBook(abc.ABC):
         """A supervisor (named, for the journal) clears the HOLD with a decision: keep the
         card(s), void the round's hand, or void one ``box``'s hand (9.6) and play on."""
         if self.state != "hold":
-            self._refuse("HOLD", "the table is not on hold")
+            self._refuse(HOLD_PROCEDURE, "the table is not on hold")
         if not who.strip():
-            self._refuse("HOLD", "a supervisor clearing a hold must be named")
+            self._refuse(HOLD_PROCEDURE, "a supervisor clearing a hold must be named")
         if decision is HoldDecision.VOID_BOX:
             if box is None:
                 self._refuse("9.6", "say which box's hand to void")
@@ -317,11 +310,11 @@ class RoundBook(abc.ABC):
         elif self._held_from in ("round_over", "betting", "settlement"):
             # no hand in play to void: the card is set aside and the table goes on
             self._held_cards.clear()
-            getattr(self, f"resume_{self._held_from}")()
+            self._phases.fire(f"resume_{self._held_from}")
         else:
             self._held_cards.clear()
             self._void()
-            self.void_round()
+            self._phases.fire("void_round")
         return record
 
     def _new_round(self) -> None:
@@ -346,10 +339,10 @@ class RoundBook(abc.ABC):
         self._current = None
         self.round += 1
         self.shuffle.round_started()
-        self.open_betting()
+        self._phases.fire("open_betting")
 
     def _end_round(self) -> None:
-        self.end_round()
+        self._phases.fire("end_round")
         due = self.shuffle.round_ended()
         if due:
             self._out.append(ShuffleDue(due))

@@ -14,6 +14,7 @@ from controller.blackjack.hand import Box, Hand
 from controller.blackjack.rules import OddStakes
 from controller.blackjack.settlement import Kind, Outcome, blackjack_exact
 from controller.cards import ACE
+from controller.game.records import cite
 
 if TYPE_CHECKING:
     from controller.blackjack.machine import BlackjackTable
@@ -101,7 +102,7 @@ def hold_text(table: BlackjackTable) -> str:
             cards.append(v.card)
     parts = []
     for (rule, message, by), cards in groups.items():
-        text = f"rule {rule}: {message}"
+        text = f"{cite(rule)}: {message}"
         if by:
             text += f" (raised by {by}"
             text += f": {', '.join(cards)})" if cards else ")"

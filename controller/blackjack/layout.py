@@ -14,7 +14,7 @@ import logging
 from controller.blackjack.actions import RulesActions, parse_spot
 from controller.blackjack.hand import Box
 from controller.errors import IllegalAction
-from controller.game.records import ActionRefused
+from controller.game.records import TABLE_VARIANT, ActionRefused, cite
 
 __all__ = ["LayoutSensors"]
 
@@ -29,7 +29,7 @@ class LayoutSensors(RulesActions):
         sensed on the box's double spots, each up to its person's original wager."""
         extras = {p: a for (b, p), a in self._double_sensed.items() if b == box and a}
         if 1 not in extras:
-            self._refuse("double", f"no chips sensed on double{box}: place the double first")
+            self._refuse(TABLE_VARIANT, f"no chips sensed on double{box}: place the double first")
         self.verify_double(box)
         for person, amount in extras.items():
             self._check_double_extra(box, person, amount)
@@ -64,7 +64,7 @@ class LayoutSensors(RulesActions):
                     try:
                         self.place_wager(number, person, amount)
                     except IllegalAction as exc:
-                        self.refused_wagers[spot] = f"rule {exc.rule}: {exc.reason}"
+                        self.refused_wagers[spot] = f"{cite(exc.rule)}: {exc.reason}"
                         raise
                     self.refused_wagers.pop(spot, None)
                 elif (

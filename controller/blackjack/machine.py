@@ -1,7 +1,8 @@
-"""The New Zealand no-hole-card blackjack round as a strict `transitions` Machine.
+"""The New Zealand no-hole-card blackjack round, on a strict `transitions` machine.
 
-The states make the round's order visible (the diagram in docs/blackjack-machine.md is
-generated from `STATES` and `TRANSITIONS`)::
+The states make the round's order visible (`controller.blackjack.phases`, with what each
+state means at the table; the diagram in docs/blackjack-machine.md is generated from its
+`STATES` and `TRANSITIONS`)::
 
     round_over -> betting -> no_more_bets -> initial_deal -> [insurance] -> boxes_acting
       -> dealer_second -> [insurance_settlement] -> [dealer_drawing] -> settlement
@@ -22,12 +23,10 @@ a million rounds through this class.
 from __future__ import annotations
 
 import logging
-from typing import Any
-
-from transitions import Machine
 
 from controller.blackjack.hand import Box
 from controller.blackjack.layout import LayoutSensors
+from controller.blackjack.phases import FACTS, STATES, TRANSITIONS
 from controller.blackjack.records import (
     ActionRefused,
     CardBurned,
@@ -41,6 +40,7 @@ from controller.blackjack.settlement import Kind, Outcome, Payout
 from controller.blackjack.shoe import ShuffleTracker
 from controller.cards import ACE, Card
 from controller.errors import IllegalAction
+from controller.game.records import HOLD_PROCEDURE
 from controller.ports import (
     ButtonPressed,
     CardDrawn,
@@ -62,88 +62,13 @@ __all__ = ["STATES", "TRANSITIONS", "BlackjackTable"]
 
 log = logging.getLogger(__name__)
 
-STATES = [
-    "round_over",
-    "betting",
-    "no_more_bets",
-    "initial_deal",
-    "insurance",
-    "boxes_acting",
-    "dealer_second",
-    "insurance_settlement",
-    "dealer_drawing",
-    "settlement",
-    "hold",
-]
-_LIVE = [s for s in STATES if s != "hold"]
-
-TRANSITIONS: list[dict[str, Any]] = [
-    {"trigger": "open_betting", "source": "round_over", "dest": "betting"},
-    {"trigger": "close_bets", "source": "betting", "dest": "no_more_bets"},
-    {"trigger": "start_deal", "source": "no_more_bets", "dest": "initial_deal"},
-    {"trigger": "open_insurance", "source": "initial_deal", "dest": "insurance"},
-    {"trigger": "start_play", "source": ["initial_deal", "insurance"], "dest": "boxes_acting"},
-    {"trigger": "await_dealer_card", "source": "boxes_acting", "dest": "dealer_second"},
-    {"trigger": "collect_insurance", "source": "dealer_second", "dest": "insurance_settlement"},
-    {
-        "trigger": "dealer_draws",
-        "source": ["dealer_second", "insurance_settlement"],
-        "dest": "dealer_drawing",
-    },
-    {
-        "trigger": "settle",
-        "source": ["dealer_second", "insurance_settlement", "dealer_drawing"],
-        "dest": "settlement",
-    },
-    {"trigger": "end_round", "source": "settlement", "dest": "round_over"},
-    {"trigger": "raise_hold", "source": _LIVE, "dest": "hold"},
-    {"trigger": "void_round", "source": "hold", "dest": "settlement"},
-    *({"trigger": f"resume_{s}", "source": "hold", "dest": s} for s in _LIVE),
-]
-
-# States in which no card may leave the shoe, and the rule a card there breaks.
-_NO_CARD = {
-    "round_over": ("4.2", "a card before betting opened: the round has not started"),
-    "betting": ("4.2", "a card before NO MORE BETS: wagers were still open"),
-    "insurance": ("9.2", "a card while insurance was open: close insurance first"),
-    "insurance_settlement": ("9.5", "a card before the losing insurance was collected"),
-    "settlement": ("4.1", "a card after the dealer's hand was complete"),
-    "hold": ("HOLD", "a card while the table was on hold"),
-}
-_GATE_OPEN = {"no_more_bets", "initial_deal", "boxes_acting", "dealer_second", "dealer_drawing"}
-# States in which a card after the shuffle is the burn (surrounding rules), not a round's.
-_BURN_STATES = frozenset({"round_over", "betting", "no_more_bets"})
-_LAMPS = {
-    "betting": {Lamp.BETTING_OPEN: LampPattern.STEADY},
-    "insurance": {Lamp.INSURANCE_OPEN: LampPattern.STEADY},
-    "insurance_settlement": {
-        Lamp.INSURANCE_OPEN: LampPattern.BLINK,
-        Lamp.DEALER_ACTION: LampPattern.STEADY,
-    },
-    "settlement": {Lamp.DEALER_ACTION: LampPattern.STEADY},
-    "round_over": {Lamp.DEALER_ACTION: LampPattern.BLINK},
-    "hold": {Lamp.HOLD: LampPattern.FLASH},
-}
-_ALL_OFF = dict.fromkeys(Lamp, LampPattern.OFF)
-
 
 class BlackjackTable(LayoutSensors):
     """One blackjack table's round, driven by device events. Not thread-safe by design:
     only the controller thread touches it (DESIGN "Runtime model")."""
 
-    state: str
-
     def __init__(self, variants: Variants | None = None) -> None:
         super().__init__(variants or Variants())
-        Machine(
-            model=self,
-            states=STATES,
-            transitions=TRANSITIONS,
-            initial="round_over",
-            auto_transitions=False,
-            ignore_invalid_triggers=False,
-            model_override=False,
-        )
         self.shuffle = ShuffleTracker()
         self.audit = ShoeAudit(self.variants.decks, BLACKJACK_RULE)  # foreign cards (3.3)
         self._kept = False  # re-routing cards a supervisor kept: counted once already
@@ -191,13 +116,13 @@ class BlackjackTable(LayoutSensors):
 
     def _sync(self) -> None:
         """Emit the gate and lamp commands that differ from what the devices were told."""
-        state = self.state
-        burn = self.shuffle.burns_due > 0 and state in _BURN_STATES
-        locked = (state not in _GATE_OPEN and not burn) or bool(self._removals)
+        facts = FACTS[self.state]
+        burn = self.shuffle.burns_due > 0 and facts.burn
+        locked = (not facts.gate_open and not burn) or bool(self._removals)
         if locked is not self._gate_locked:
             self._gate_locked = locked
             self._out.append(LockShoe() if locked else UnlockShoe())
-        want = _LAMPS.get(state, _ALL_OFF)
+        want = facts.lamps
         if self._removals:
             want = {Lamp.DEALER_ACTION: LampPattern.STEADY}
         lamps = self._lamps
@@ -222,7 +147,7 @@ class BlackjackTable(LayoutSensors):
     def card_drawn(self, card: Card, tag: str | None = None) -> None:
         """Route a card that left the shoe to the hand the dealing order says (or HOLD)."""
         state = self.state
-        if self.shuffle.burns_due and state in _BURN_STATES and not self._kept:
+        if self.shuffle.burns_due and FACTS[state].burn and not self._kept:
             self._burn(card, tag)
             return
         self.shuffle.cards_this_round += 1
@@ -247,10 +172,13 @@ class BlackjackTable(LayoutSensors):
             self.dealer.add(card)
             self._after_dealer_card()
         elif state == "no_more_bets":
-            self.start_deal()
+            self._phases.fire("start_deal")
             self._deal_initial(card)
         else:
-            rule, message = _NO_CARD[state]
+            breaks = FACTS[state].card_breaks
+            if breaks is None:  # pragma: no cover - every state without a card rule is routed
+                raise IllegalAction("4.1", f"no route for a card in {state}")
+            rule, message = breaks
             if state == "round_over" and self.shuffle.due:
                 rule, message = "7.1", f"a card before the shuffle due under {self.shuffle.due}"
             self._violate(rule, message, card)
@@ -274,14 +202,14 @@ class BlackjackTable(LayoutSensors):
             target.hands[0].add(card)
         if self._deal_pos == len(self._deal_order):
             if self.dealer.cards[0].rank == ACE:
-                self.open_insurance()
+                self._phases.fire("open_insurance")
             else:
                 self._begin_play()
 
     def _begin_play(self) -> None:
         """Boxes act. Against a 2-9 every blackjack is paid 3 to 2 and its cards removed
         before any further card is dealt (10.1), so before the first box acts."""
-        self.start_play()
+        self._phases.fire("start_play")
         if self.dealer.cards[0].rank < 10:
             for box in self._boxes_in_play:
                 hand = box.hands[0]
@@ -317,7 +245,7 @@ class BlackjackTable(LayoutSensors):
             self._box_index += 1
             self._hand_index = 0
         self._current = None
-        self.await_dealer_card()
+        self._phases.fire("await_dealer_card")
 
     def _pay_at_once(self, box: Box, outcome: Outcome, rule: str) -> None:
         """Pay a blackjack now (3:2 under 10.1, 1:1 under 10.3a); cards must be removed."""
@@ -342,7 +270,7 @@ class BlackjackTable(LayoutSensors):
         """After the dealer's second card: collect losing insurance first (9.5)."""
         dealer = self.dealer
         if self.state == "dealer_second" and not dealer.blackjack and self._losing_insurance():
-            self.collect_insurance()
+            self._phases.fire("collect_insurance")
             return
         self._dealer_next()
 
@@ -352,7 +280,7 @@ class BlackjackTable(LayoutSensors):
         if total > 17 or (total == 17 and not (self.variants.dealer_hits_soft_17 and dealer.soft)):
             self._settle()
         elif self.state != "dealer_drawing":
-            self.dealer_draws()
+            self._phases.fire("dealer_draws")
 
     def insurance_collected(self, box: Box, person: int | None = None) -> None:
         """A losing insurance wager on ``box`` (``person``'s, or all) is off the layout
@@ -385,12 +313,12 @@ class BlackjackTable(LayoutSensors):
             self._held_cards.append((card, state))
         if state != "hold":
             self._held_from = state
-            self.raise_hold()
+            self._phases.fire("raise_hold")
 
     def _resume_with_cards(self, decision: HoldDecision) -> None:
         """Go back where the table was and let the held cards stand (KEEP_CARD)."""
         cards, self._held_cards = self._held_cards, []
-        getattr(self, f"resume_{self._held_from}")()
+        self._phases.fire(f"resume_{self._held_from}")
         if self.state == "boxes_acting" and self._current is not None and self._current.done:
             self._advance()  # the acting box's hand was voided (9.6): the next box acts
         elif self.state == "insurance_settlement" and not self._losing_insurance():
@@ -424,7 +352,7 @@ class BlackjackTable(LayoutSensors):
                         self.insurance_collected(box)
                 while self._removals:
                     self.confirm_removal()
-            if self.state in _GATE_OPEN or judged_in != state:
+            if FACTS[self.state].gate_open or judged_in != state:
                 self.card_drawn(card)
             else:
                 log.info("kept card %s belongs to no hand (decision %s)", card, decision)
@@ -502,4 +430,4 @@ class BlackjackTable(LayoutSensors):
                 "the VOID HAND button",
             )
         elif button is ConsoleButton.SUPERVISOR:
-            self._refuse("HOLD", "a supervisor clears a hold by name and decision (PIN)")
+            self._refuse(HOLD_PROCEDURE, "a supervisor clears a hold by name and decision (PIN)")

@@ -13,7 +13,28 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-__all__ = ["ActionRefused", "DecisionOffer", "HoldCleared", "Violation", "offers"]
+__all__ = [
+    "HOLD_PROCEDURE",
+    "NOT_ON_CONSOLE",
+    "TABLE_VARIANT",
+    "ActionRefused",
+    "DecisionOffer",
+    "HoldCleared",
+    "Violation",
+    "cite",
+    "offers",
+]
+
+# Citations that are not clauses of the Gazette rules, named so that nobody reads one as a
+# rule number (`cite` writes "rule 9.5" for a clause and these as they are).
+TABLE_VARIANT = "table variant"  # the casino's own variants (DESIGN.md: doubles, must draw)
+HOLD_PROCEDURE = "hold procedure"  # the controller's HOLD, cleared only by a supervisor
+NOT_ON_CONSOLE = "not on the console"  # an action the touch console does not offer
+
+
+def cite(rule: str) -> str:
+    """``"rule 9.5"`` for a clause; a named non-rule reason as it is."""
+    return f"rule {rule}" if rule[:1].isdigit() else rule
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

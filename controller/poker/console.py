@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from controller.cards import Card
 from controller.errors import IllegalAction
+from controller.game.records import NOT_ON_CONSOLE
 from controller.ports import ConsoleAction
 
 if TYPE_CHECKING:
@@ -35,11 +36,11 @@ def apply_console(table: PokerTable, event: ConsoleAction) -> list[Output]:
         args["cards"] = [Card.parse(str(text)) for text in args["cards"]]
     method = CONSOLE_ACTIONS.get(event.action)
     if method is None:
-        raise IllegalAction("console", f"no poker console action {event.action!r}")
+        raise IllegalAction(NOT_ON_CONSOLE, f"no poker console action {event.action!r}")
     action = getattr(table, method)
     try:
         inspect.signature(action).bind(**args)
     except TypeError as exc:
-        raise IllegalAction("console", f"{event.action}: bad arguments {args}") from exc
+        raise IllegalAction(NOT_ON_CONSOLE, f"{event.action}: bad arguments {args}") from exc
     result: list[Output] = action(**args)
     return result

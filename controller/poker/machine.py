@@ -12,22 +12,25 @@ machine only moves between phases, so a hand costs about ten triggers.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
-from transitions import Machine, MachineError
+from controller.game.machine import PhaseFacts, PhaseModel, fire
+from controller.game.records import HOLD_PROCEDURE
 
-from controller.errors import IllegalAction
 
-STATES = [
-    "waiting",  # no hand yet; the dealer places the button
-    "button_placed",  # the button (maybe dead) is placed, blinds not yet posted
-    "dealing",  # blinds posted; five cards to each seat, one at a time, clockwise
-    "first_round",  # 11.2(c)
-    "drawing",  # 11.3
-    "final_round",  # 11.4(a)-(b)
-    "showdown",  # 11.4(c)
-    "complete",  # pots awarded (11.4(d)); the button moves for the next hand
-]
+class Phase(StrEnum):
+    WAITING = "waiting"  # no hand yet; the dealer places the button
+    BUTTON_PLACED = "button_placed"  # the button (maybe dead) is placed, blinds not yet posted
+    DEALING = "dealing"  # blinds posted; five cards to each seat, one at a time, clockwise
+    FIRST_ROUND = "first_round"  # 11.2(c)
+    DRAWING = "drawing"  # 11.3
+    FINAL_ROUND = "final_round"  # 11.4(a)-(b)
+    SHOWDOWN = "showdown"  # 11.4(c)
+    COMPLETE = "complete"  # pots awarded (11.4(d)); the button moves for the next hand
+
+
+STATES = [p.value for p in Phase]
 
 _BETTING_OVER = ["first_round", "final_round"]
 _IN_HAND = ["dealing", "first_round", "drawing", "final_round", "showdown"]
@@ -55,26 +58,33 @@ RULE_OF_TRIGGER = {
     "final_round_closed": "11.4(b)",
     "pots_awarded": "11.4(d)",
     "one_player_left": "11.2(c)(i)",
-    "void_hand": "supervisor",
+    "void_hand": HOLD_PROCEDURE,
 }
 
 
-def build_machine(model: object) -> Machine:
-    return Machine(
-        model=model,
-        states=STATES,
-        transitions=TRANSITIONS,
-        initial="waiting",
-        auto_transitions=False,
-        ignore_invalid_triggers=False,
-    )
+DEAL_RULE = "11.2"  # the deal precedes 11.2(c); its clauses are not in shared/rules
+
+# What each state means at the table: the rule a card there breaks (no card is due) and
+# whether the shoe's gate is open. The lamps follow the betting (controller.poker.table).
+_FACTS: dict[Phase, PhaseFacts] = {
+    Phase.WAITING: PhaseFacts(card_breaks=(DEAL_RULE, "no hand is being dealt")),
+    Phase.BUTTON_PLACED: PhaseFacts(card_breaks=(DEAL_RULE, "the blinds are not posted")),
+    Phase.DEALING: PhaseFacts(gate_open=True),
+    Phase.FIRST_ROUND: PhaseFacts(card_breaks=("11.2(c)", "players are betting")),
+    Phase.DRAWING: PhaseFacts(gate_open=True),
+    Phase.FINAL_ROUND: PhaseFacts(card_breaks=("11.4(b)", "players are betting")),
+    Phase.SHOWDOWN: PhaseFacts(card_breaks=(DEAL_RULE, "the hand is in its showdown")),
+    Phase.COMPLETE: PhaseFacts(card_breaks=(DEAL_RULE, "the hand is complete")),
+}
+FACTS: dict[str, PhaseFacts] = {phase.value: facts for phase, facts in _FACTS.items()}
 
 
-def fire(model: Any, trigger: str) -> None:
-    """Run ``trigger``; a refusal becomes `IllegalAction` naming the rule."""
-    try:
-        getattr(model, trigger)()  # the bound trigger: skips trigger()'s name lookup
-    except MachineError as exc:
-        raise IllegalAction(
-            RULE_OF_TRIGGER[trigger], f"cannot {trigger.replace('_', ' ')} now ({exc.value})"
-        ) from exc
+class Phases(PhaseModel):
+    """The hand's machine, private to the table: its triggers skip the rules checks."""
+
+    def __init__(self) -> None:
+        super().__init__(STATES, TRANSITIONS, Phase.WAITING.value)
+
+    def fire(self, trigger: str) -> None:
+        """Run ``trigger``; a refusal becomes `IllegalAction` naming the rule."""
+        fire(self, trigger, RULE_OF_TRIGGER)

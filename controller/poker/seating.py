@@ -14,7 +14,7 @@ seat left of the button, occupied or not.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from controller.errors import IllegalAction
@@ -61,3 +61,17 @@ def _check_enough(occupied: Collection[int], blinds: int) -> None:
         raise IllegalAction(
             "11.2", f"{len(occupied)} player(s) seated: a hand needs at least {max(2, blinds)}"
         )
+
+
+def post_blinds(
+    positions: Positions, sizes: Sequence[int], stacks: dict[int, int], occupied: Collection[int]
+) -> list[tuple[int, int]]:
+    """The live blinds posted, (seat, chips), taken from ``stacks``: a short stack posts
+    what it has (and is all in); a blind on an emptied seat is dead, not posted."""
+    posted: list[tuple[int, int]] = []
+    for seat, size in zip(positions.blinds, sizes, strict=True):
+        if seat in occupied:
+            chips = min(size, stacks[seat])
+            stacks[seat] -= chips
+            posted.append((seat, chips))
+    return posted

@@ -18,9 +18,10 @@ never mucked.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from controller.cards import Card
+from controller.errors import IllegalAction
 from controller.poker.evaluator import HandValue, hand_value
 from controller.poker.pots import Pot, Split, split_pot
 from controller.poker.records import PotAward, ShowdownOrder
@@ -81,3 +82,37 @@ def settle_showdown(
         winning_hand=awards[0].hand if awards else "",
     )
     return order, splits, awards
+
+
+def verify_request_to_see(
+    showdown_seats: Sequence[int], seated: Collection[int], by_seat: int, seat: int | None
+) -> None:
+    """11.4(c): "Any player at the table may request to see any or all hands" involved in
+    the final showdown: refused when there was none, the asker is not at the table, or
+    the seat asked for had no hand in it."""
+    if not showdown_seats:
+        raise IllegalAction(
+            SHOWDOWN_RULE, "no final showdown in this hand: there are no hands to see"
+        )
+    if by_seat not in seated:
+        raise IllegalAction(
+            SHOWDOWN_RULE, f"seat {by_seat} has no player: any player at the table may ask"
+        )
+    if seat is not None and seat not in showdown_seats:
+        raise IllegalAction(
+            SHOWDOWN_RULE,
+            f"seat {seat} has no hand in the final showdown "
+            f"(seats {', '.join(map(str, showdown_seats))})",
+        )
+
+
+CHOP_RULE = "11.4(e)"
+
+
+def refuse_chop() -> None:
+    """11.4(e): never a division of the pot by agreement."""
+    raise IllegalAction(
+        CHOP_RULE,
+        "the pot shall not be divided by the agreement of two or more players; "
+        "each hand shall be played to a conclusion",
+    )

@@ -19,12 +19,14 @@ from collections.abc import Sequence
 from enum import StrEnum
 
 from controller.cards import Card
-from controller.errors import BalanceError, IllegalAction
+from controller.errors import IllegalAction
+from controller.game.hold import Hold
 from controller.game.records import HoldCleared, Violation
 from controller.poker.betting import BettingRound
 from controller.poker.draw import HAND_SIZE, Draw
-from controller.poker.machine import build_machine, fire
-from controller.poker.pots import Split, build_pots, check_balance, split_pot, take_rake
+from controller.poker.machine import DEAL_RULE, FACTS, Phases
+from controller.poker.payout import called_seat, pay, pots_and_rake
+from controller.poker.pots import Split, split_pot
 from controller.poker.records import (
     CardSetAside,
     HandSettled,
@@ -34,8 +36,19 @@ from controller.poker.records import (
     Record,
 )
 from controller.poker.rules import PokerRules
-from controller.poker.seating import Positions, clockwise_from, first_positions, next_positions
-from controller.poker.showdown import SHOWDOWN_RULE, settle_showdown
+from controller.poker.seating import (
+    Positions,
+    clockwise_from,
+    first_positions,
+    next_positions,
+    post_blinds,
+)
+from controller.poker.showdown import (
+    SHOWDOWN_RULE,
+    refuse_chop,
+    settle_showdown,
+    verify_request_to_see,
+)
 from controller.ports import (
     ButtonPressed,
     CardDrawn,
@@ -57,8 +70,6 @@ log = logging.getLogger(__name__)
 
 Output = Command | Record | Violation | HoldCleared | ShoeReport
 DECK_SIZE = 52
-CHOP_RULE = "11.4(e)"
-DEAL_RULE = "11.2"  # the deal precedes 11.2(c); its clauses are not in shared/rules
 
 
 # No card is due while players bet: the shoe's gate (where fitted) stays locked.
@@ -74,20 +85,22 @@ class HoldDecision(StrEnum):
 
 
 class PokerTable:
-    state: str  # set by the transitions machine
-
     def __init__(self, rules: PokerRules | None = None) -> None:
         self.rules = rules or PokerRules()
         self.stacks: dict[int, int] = {}
         self.positions: Positions | None = None
         self.hand_no = 0
-        self.hold: Violation | None = None
-        self.held_card: Card | None = None
+        self._hold = Hold()  # the HOLD every game shares (controller.game.hold)
         self.last_settlement: HandSettled | None = None
         self.showdown_order: Record | None = None
         self.audit = ShoeAudit(1, POKER_RULE)  # one deck, shuffled for every hand
-        build_machine(self)
+        self._phases = Phases()  # the hand's machine, private: its triggers skip the rules
         self._clear_hand()
+
+    @property
+    def state(self) -> str:
+        """The hand's phase (`controller.poker.machine.Phase`), read-only."""
+        return self._phases.state
 
     def _clear_hand(self) -> None:
         self.in_hand: list[int] = []  # seats dealt in, in dealing order
@@ -145,7 +158,7 @@ class PokerTable:
             return self.supervisor_clear(event.who, event.decision)
         if isinstance(event, ButtonPressed) and event.button is ConsoleButton.NEXT:
             return self.start_hand()
-        held = reader_hold(event, self.state in ("dealing", "drawing"))
+        held = reader_hold(event, FACTS[self.state].gate_open)
         if held is not None:  # an unknown tag, or a reader lost with the gate open
             violation = Violation(POKER_RULE, f"{held[0]} ({held[1]})")
             return self._violate(violation, None, keep_first=self.hold is not None)
@@ -179,29 +192,21 @@ class PokerTable:
         if self.positions is None or button is not None:
             start = button if button is not None else min(occupied)
             self.positions = first_positions(start, occupied, seats, len(self.rules.blinds))
-            fire(self, "place_button" if self.state == "waiting" else "move_button")
+            self._phases.fire("place_button" if self.state == "waiting" else "move_button")
         else:
             self.positions = next_positions(self.positions, occupied, seats)
-            fire(self, "move_button")
+            self._phases.fire("move_button")
         self.hand_no += 1
         self.stacks_at_start = sum(self.stacks.values())
         order = clockwise_from(self.positions.button % seats + 1, seats)
         self.in_hand = [s for s in order if s in occupied]
         for seat in self.in_hand:
             self.hands[seat] = []
-        posted: list[tuple[int, int]] = []
-        blinds: dict[int, int] = {}
-        for seat, size in zip(self.positions.blinds, self.rules.blinds, strict=True):
-            if seat in occupied:  # a blind on an emptied seat is dead: not posted
-                chips = min(size, self.stacks[seat])
-                self.stacks[seat] -= chips
-                self.contributed[seat] = chips
-                blinds[seat] = chips
-                if self.stacks[seat] == 0:
-                    self.all_in.add(seat)
-                posted.append((seat, chips))
-        self._blind_bets = blinds
-        fire(self, "post_blinds")
+        posted = post_blinds(self.positions, self.rules.blinds, self.stacks, occupied)
+        self._blind_bets = dict(posted)
+        self.contributed.update(posted)
+        self.all_in.update(seat for seat, _ in posted if self.stacks[seat] == 0)
+        self._phases.fire("post_blinds")
         return [
             *([] if report is None else [report]),
             ShowButtonPosition(self.positions.button),
@@ -247,7 +252,8 @@ class PokerTable:
             if violations:
                 return self._violate(violations[0], card)
             return out + self._after_draw()
-        rule = {"first_round": "11.2(c)", "final_round": "11.4(b)"}.get(self.state, DEAL_RULE)
+        breaks = FACTS[self.state].card_breaks
+        rule = DEAL_RULE if breaks is None else breaks[0]
         return self._violate(
             Violation(rule, f"{card} drawn when no card is due ({self.state})", str(card)), card
         )
@@ -260,7 +266,7 @@ class PokerTable:
     def _after_deal(self) -> list[Output]:
         if self.deal_count < HAND_SIZE * len(self.in_hand):
             return []
-        fire(self, "cards_dealt")
+        self._phases.fire("cards_dealt")
         self.betting = self._open_round(self._blind_bets, "11.2(c)", None)
         return [*_BETTING_OPENS, *self._after_betting()]
 
@@ -343,12 +349,12 @@ class PokerTable:
         if len(self.in_hand) - len(self.folded) == 1:
             live = [s for s in self.in_hand if s not in self.folded]
             self.ended_first_round = self.state == "first_round"
-            fire(self, "one_player_left")  # 11.2(c)(i) / 11.4(b)(i)
+            self._phases.fire("one_player_left")  # 11.2(c)(i) / 11.4(b)(i)
             return [*_BETTING_CLOSES, *self._settle(uncontested=live[0])]
         if not betting.done:
             return []
         if self.state == "first_round":
-            fire(self, "first_round_closed")
+            self._phases.fire("first_round_closed")
             self.draw = Draw(
                 [s for s in self.in_hand if s not in self.folded],
                 self.hands, self.unknown_kept, self.seen,
@@ -356,9 +362,10 @@ class PokerTable:
             )  # fmt: skip
             return [*_BETTING_CLOSES, UnlockShoe(), *self._after_draw()]
         self.aggressor = betting.aggressor
-        fire(self, "final_round_closed")
+        self._phases.fire("final_round_closed")
         live = [s for s in self.in_hand if s not in self.folded]
-        order = clockwise_from(self._called_seat(), self.rules.seats)
+        called = called_seat(self.aggressor, self.positions, self.rules.seats, live)
+        order = clockwise_from(called, self.rules.seats)
         self.showdown_seats = tuple(s for s in order if s in live)
         return [*_BETTING_CLOSES, *self._showdown()]
 
@@ -384,7 +391,7 @@ class PokerTable:
     def _after_draw(self) -> list[Output]:
         if self.draw is None or not self.draw.done:
             return []
-        fire(self, "draw_completed")
+        self._phases.fire("draw_completed")
         self.betting = self._open_round({}, "11.4(b)", "11.4(a)")
         return [*_BETTING_OPENS, *self._after_betting()]
 
@@ -411,12 +418,9 @@ class PokerTable:
         return self._settle(uncontested=None)
 
     def _settle(self, uncontested: int | None) -> list[Output]:
-        pots, returns = build_pots(self.contributed, self.folded)
-        rake = 0
-        if not (self.rules.no_rake_first_round and self.ended_first_round):
-            pots, rake = take_rake(
-                pots, self.rules.rake_percent, self.rules.rake_cap, self.rules.chip_unit
-            )
+        pots, returns, rake = pots_and_rake(
+            self.contributed, self.folded, self.rules, self.ended_first_round
+        )
         out: list[Output] = []
         if uncontested is not None:
             splits = [split_pot(i, p.amount, [uncontested], {}, 1) for i, p in enumerate(pots)]
@@ -425,26 +429,16 @@ class PokerTable:
                 for i, s in enumerate(splits)
             ]
         else:
-            called = self._called_seat()
-            live = {s: self.hands[s] for s in self.in_hand if s not in self.folded}
+            live = [s for s in self.in_hand if s not in self.folded]
+            called = called_seat(self.aggressor, self.positions, self.rules.seats, live)
+            hands = {s: self.hands[s] for s in live}
             order, splits, awards = settle_showdown(
-                pots, live, called, self.rules.seats, self.rules.chip_unit
+                pots, hands, called, self.rules.seats, self.rules.chip_unit
             )
             self.showdown_order = order
             out.append(order)
-            fire(self, "pots_awarded")
+            self._phases.fire("pots_awarded")
         return out + self._pay(splits, returns, rake, tuple(awards))
-
-    def _called_seat(self) -> int:
-        """11.4(c) "the player being called": the last bettor of the final round, or the
-        opener (first live seat left of the last blind) when nobody bet."""
-        if self.aggressor is not None:
-            return self.aggressor
-        if self.positions is None:
-            raise IllegalAction("11.4(c)", "no button")
-        start = self.positions.blinds[-1] % self.rules.seats + 1
-        live = [s for s in self.in_hand if s not in self.folded]
-        return next(s for s in clockwise_from(start, self.rules.seats) if s in live)
 
     def _pay(
         self,
@@ -454,24 +448,16 @@ class PokerTable:
         awards: tuple[PotAward, ...],
         void: bool = False,
     ) -> list[Output]:
-        check_balance(self.contributed, splits, returns, rake)
-        for split in splits:
-            for seat, chips in split.shares:
-                self.stacks[seat] += chips
-        for seat, chips in returns.items():
-            self.stacks[seat] += chips
-        if sum(self.stacks.values()) + rake != self.stacks_at_start:
-            raise BalanceError(
-                f"hand {self.hand_no}: stacks {sum(self.stacks.values())} + rake {rake} != "
-                f"{self.stacks_at_start} at the start"
-            )
-        settled = HandSettled(
-            self.hand_no,
-            sum(self.contributed.values()),
-            awards,
-            tuple(sorted(returns.items())),
-            rake,
-            void,
+        settled = pay(
+            self.stacks,
+            hand_no=self.hand_no,
+            contributed=self.contributed,
+            stacks_at_start=self.stacks_at_start,
+            splits=splits,
+            returns=returns,
+            rake=rake,
+            awards=awards,
+            void=void,
         )
         self.last_settlement = settled
         self.aggressor = None
@@ -481,20 +467,8 @@ class PokerTable:
 
     def verify_request_to_see(self, by_seat: int, seat: int | None = None) -> None:
         self._verify_not_held()
-        if not self.showdown_seats or self.state not in ("showdown", "complete"):
-            raise IllegalAction(
-                SHOWDOWN_RULE, "no final showdown in this hand: there are no hands to see"
-            )
-        if by_seat not in self.stacks:
-            raise IllegalAction(
-                SHOWDOWN_RULE, f"seat {by_seat} has no player: any player at the table may ask"
-            )
-        if seat is not None and seat not in self.showdown_seats:
-            raise IllegalAction(
-                SHOWDOWN_RULE,
-                f"seat {seat} has no hand in the final showdown "
-                f"(seats {', '.join(map(str, self.showdown_seats))})",
-            )
+        shown = self.showdown_seats if self.state in ("showdown", "complete") else ()
+        verify_request_to_see(shown, self.stacks, by_seat, seat)
 
     def can_request_to_see(self, by_seat: int, seat: int | None = None) -> bool:
         return _can(self.verify_request_to_see, by_seat, seat)
@@ -515,11 +489,7 @@ class PokerTable:
         return False
 
     def verify_chop(self) -> None:
-        raise IllegalAction(
-            CHOP_RULE,
-            "the pot shall not be divided by the agreement of two or more players; "
-            "each hand shall be played to a conclusion",
-        )
+        refuse_chop()
 
     def request_chop(self) -> list[Output]:
         """Always refused: rule 11.4(e)."""
@@ -528,48 +498,39 @@ class PokerTable:
 
     # --- HOLD -------------------------------------------------------------------------------
 
+    @property
+    def hold(self) -> Violation | None:
+        """The violation holding the table, if any."""
+        return self._hold.violation
+
     def _violate(
         self, violation: Violation, card: Card | None, keep_first: bool = False
     ) -> list[Output]:
-        log.warning("HOLD: rule %s: %s", violation.rule, violation.message)
-        if not keep_first:
-            self.hold = violation
-            self.held_card = card
-        return [violation, LockShoe(), SetLamp(Lamp.HOLD, LampPattern.FLASH)]
+        return [*self._hold.raise_(violation, card, keep_first=keep_first)]
 
     def _verify_not_held(self) -> None:
-        if self.hold is not None:
-            raise IllegalAction(
-                self.hold.rule, f"the table is on HOLD ({self.hold.message}): supervisor"
-            )
+        self._hold.verify_not_held()
 
     def supervisor_clear(self, who: str, decision: HoldDecision | str) -> list[Output]:
         """Clear a HOLD: the card stands (``accept``) or the hand is void (``void_hand``)."""
-        if self.hold is None:
-            raise IllegalAction("supervisor", "the table is not on HOLD")
-        if not who:
-            raise IllegalAction("supervisor", "a supervisor action names who did it")
+        self._hold.verify_clear(who)
         decision = HoldDecision(decision)
-        hold, card = self.hold, self.held_card
-        self.hold = None
-        self.held_card = None
-        out: list[Output] = [
-            HoldCleared(who, decision.value, (hold,)),
-            SetLamp(Lamp.HOLD, LampPattern.OFF),
-        ]
+        cleared, card = self._hold.clear(who, decision.value)
+        rule = cleared.violations[0].rule
+        out: list[Output] = [cleared, SetLamp(Lamp.HOLD, LampPattern.OFF)]
         if decision is HoldDecision.VOID_HAND and self.state not in ("waiting", "complete"):
-            fire(self, "void_hand")
+            self._phases.fire("void_hand")
             self.showdown_seats = ()  # a void hand has no showdown
             returns = dict(self.contributed)
             return out + self._pay([], returns, 0, (), void=True)
-        if self.state in ("dealing", "drawing"):
+        if FACTS[self.state].gate_open:
             out.append(UnlockShoe())  # cards are due again; otherwise the gate stays locked
         if card is None:
             return out
         if any(card in held for held in self.hands.values()):
             # a second copy (11.2) cannot stand in a hand of five different cards (11.4(c)):
             # it is set aside, dead, and the seat is still owed its card
-            out.append(CardSetAside(str(card), hold.rule))
+            out.append(CardSetAside(str(card), rule))
         elif self.state == "dealing":
             self._deal(card)
             out += self._after_deal()
@@ -577,7 +538,7 @@ class PokerTable:
             out += self.draw.give(card)
             out += self._after_draw()
         else:  # owed to nobody (players bet, no draw announced): dead, out of the stub
-            out += [CardSetAside(str(card), hold.rule), *self._set_aside(card)]
+            out += [CardSetAside(str(card), rule), *self._set_aside(card)]
         return out
 
     def _set_aside(self, card: Card) -> list[Output]:

@@ -17,6 +17,9 @@
   const WATCHDOG_MS = 1500;
   const CONNECT_TIMEOUT_MS = 2000;
   const $ = (id) => document.getElementById(id);
+  // "rule 9.5" for a clause of the rules; a named reason that is not one ("table
+  // variant", "hold procedure") as it is (controller/game/records.py, cite)
+  const cite = (rule) => (/^[0-9]/.test(rule || "") ? `rule ${rule}` : String(rule || ""));
 
   // For the browser tests and bench/page_latency.py: what was shown, and when each card
   // face was first rendered (epoch milliseconds, high resolution, at the next frame).
@@ -129,12 +132,12 @@
     const view = state.view || {};
     if (state.game === "poker") {
       const h = view.hold;
-      return h ? `rule ${h.rule}: ${h.message}${h.card ? ` (card ${h.card})` : ""}: a supervisor must clear the table` : "";
+      return h ? `${cite(h.rule)}: ${h.message}${h.card ? ` (card ${h.card})` : ""}: a supervisor must clear the table` : "";
     }
     const holds = view.hold || [];
     if (!holds.length && view.state !== "hold") return "";
     // each violation once, with who raised it (the view groups them)
-    const text = view.hold_text || holds.map((v) => `rule ${v.rule}: ${v.message}`).join("; ");
+    const text = view.hold_text || holds.map((v) => `${cite(v.rule)}: ${v.message}`).join("; ");
     return text || "the table is on hold";
   }
 
@@ -144,7 +147,7 @@
     const lines = devices.map(([name, s]) => `<p><strong>${esc(name.toUpperCase())}</strong> ${esc(s)}</p>`);
     for (const n of items) {
       if (n.type === "ActionRefused") {
-        lines.push(`<p>REFUSED ${esc(n.action)}${n.rule ? ` (rule ${esc(n.rule)})` : ""}: ${esc(n.reason)}</p>`);
+        lines.push(`<p>REFUSED ${esc(n.action)}${n.rule ? ` (${esc(cite(n.rule))})` : ""}: ${esc(n.reason)}</p>`);
       } else if (n.type === "DeviceLost") {
         lines.push(`<p>DEVICE LOST ${esc(n.source)}: ${esc(n.reason)}</p>`);
       } else if (n.type === "DeviceFault") {
@@ -225,7 +228,7 @@
 
   // --- poker --------------------------------------------------------------------------
   function pokerNext(view) {
-    if (view.hold) return `HOLD (rule ${view.hold.rule}): a supervisor must clear the table`;
+    if (view.hold) return `HOLD (${cite(view.hold.rule)}): a supervisor must clear the table`;
     const a = view.action;
     if (a) {
       const call = a.can_check ? "CHECK" : `CALL ${money(a.call)}`;

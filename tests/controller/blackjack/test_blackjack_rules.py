@@ -34,6 +34,7 @@ from controller.blackjack.records import (
 from controller.blackjack.rules import DealerBlackjackTakes, DoubleOn, Variants
 from controller.blackjack.settlement import Kind, Outcome, Payout
 from controller.errors import ConfigError, IllegalAction
+from controller.game.records import TABLE_VARIANT
 from controller.ports import Lamp, LampPattern, LockShoe, SetLamp, UnlockShoe
 
 
@@ -331,7 +332,7 @@ def test_double_not_on_a_hand_with_an_ace_by_default() -> None:
     s = start({"box1": 4})
     s.deal("As", "9h", "6c")
     out = s.press(DOUBLE)
-    assert [r.rule for r in s.of(ActionRefused, out)] == ["double"]
+    assert [r.rule for r in s.of(ActionRefused, out)] == [TABLE_VARIANT]
     assert not s.table.can_double(1)
     assert start({"box1": 4}, Variants(double_on=DoubleOn.ANY_TWO)).table is not None
 
@@ -364,14 +365,14 @@ def test_split_at_most_three_hands() -> None:
     assert not s.table.can_split(1)
     with pytest.raises(IllegalAction) as exc:
         s.table.verify_split(1)
-    assert exc.value.rule == "split"
+    assert exc.value.rule == TABLE_VARIANT
 
 
 def test_must_draw_to_11_or_less() -> None:
     s = start({"box1": 4})
     s.deal("5s", "9h", "6c")
     out = s.press(NEXT)
-    assert [r.rule for r in s.of(ActionRefused, out)] == ["must-draw"]
+    assert [r.rule for r in s.of(ActionRefused, out)] == [TABLE_VARIANT]
     assert s.state == "boxes_acting"
 
 
@@ -491,7 +492,7 @@ def test_double_once_then_exactly_one_card() -> None:
     s.deal("6s", "9h", "5c")
     s.press(DOUBLE)
     out = s.press(DOUBLE, SPLIT, NEXT)  # no second double, no split, no standing
-    assert [r.rule for r in s.of(ActionRefused, out)] == ["double"] * 3
+    assert [r.rule for r in s.of(ActionRefused, out)] == [TABLE_VARIANT] * 3
     assert s.table.wagers_in == 8
 
 

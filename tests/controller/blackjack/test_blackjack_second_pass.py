@@ -23,6 +23,7 @@ from controller.blackjack.records import (
 from controller.blackjack.rules import OddStakes, Variants
 from controller.blackjack.settlement import Kind, Outcome, Payout
 from controller.errors import IllegalAction
+from controller.game.records import TABLE_VARIANT
 from controller.ports import (
     ButtonPressed,
     ConsoleAction,
@@ -188,7 +189,7 @@ def test_double_for_less_the_extra_wager_is_up_to_the_original() -> None:
     s.deal("6s", "9h", "5c")  # 11
     with pytest.raises(IllegalAction) as exc:
         s.table.double(1, 6)  # more than the original wager
-    assert exc.value.rule == "double" and "up to the original" in exc.value.reason
+    assert exc.value.rule == TABLE_VARIANT and "up to the original" in exc.value.reason
     game = BlackjackGame(Variants())
     game.table = s.table
     double = ConsoleAction(source="console", action="double", args={"box": 1, "amount": 2})
@@ -205,7 +206,7 @@ def test_double_for_less_reads_the_chips_on_the_double_spot() -> None:
     s = start({"box1": 10}, Variants(double_spots=True))
     s.deal("6s", "9h", "4c")  # 10
     out = s.press(DOUBLE)  # nothing on the double spot yet
-    assert [r.rule for r in s.of(ActionRefused, out)] == ["double"]
+    assert [r.rule for r in s.of(ActionRefused, out)] == [TABLE_VARIANT]
     s.occupy("double1", 4)
     out = s.press(DOUBLE)
     assert s.of(Doubled, out) == [Doubled(1, 1, 4)]
@@ -339,7 +340,7 @@ def test_hold_banner_says_who_raised_it_without_repeating_itself() -> None:
     view = snapshot(s.table)
     assert view.hold_text == (
         "rule 9.6: the dealer asked to void a hand: a supervisor decides (the round, or one "
-        "box) (raised by the VOID HAND button); rule HOLD: a card while the table was on "
+        "box) (raised by the VOID HAND button); hold procedure: a card while the table was on "
         "hold (raised by the shoe: 2c, 3c)"
     )
     assert "rule" not in view.next_action.split("(")[0]

@@ -1,0 +1,66 @@
+"""The HOLD, a part every game shares (DESIGN.md "Runtime model").
+
+A card leaves the shoe whether or not the rules allow it, so a card (or anything else) the
+rules cannot take is recorded as a `Violation` citing the rule; the table holds: the shoe's
+gate locks, the red lamp flashes, and nothing is dealt or bet until a supervisor, named,
+clears it with a decision (`HoldCleared`). The game decides what the decision does to the
+card that came out under the HOLD; this part keeps the violation and that card.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from controller.cards import Card
+from controller.errors import IllegalAction
+from controller.game.records import HOLD_PROCEDURE, HoldCleared, Violation
+from controller.ports import Command, Lamp, LampPattern, LockShoe, SetLamp
+
+__all__ = ["Hold"]
+
+log = logging.getLogger(__name__)
+
+
+class Hold:
+    """The violation holding the table (the first one raised) and the card it came with."""
+
+    __slots__ = ("card", "violation")
+
+    def __init__(self) -> None:
+        self.violation: Violation | None = None
+        self.card: Card | None = None
+
+    def raise_(
+        self, violation: Violation, card: Card | None, *, keep_first: bool = False
+    ) -> list[Violation | Command]:
+        """Hold the table on ``violation`` (``keep_first``: a HOLD already up keeps its own
+        violation and card; this one is journaled all the same)."""
+        log.warning("HOLD: rule %s: %s", violation.rule, violation.message)
+        if not keep_first:
+            self.violation, self.card = violation, card
+        return [violation, LockShoe(), SetLamp(Lamp.HOLD, LampPattern.FLASH)]
+
+    def verify_not_held(self) -> None:
+        """Nothing is dealt or bet on HOLD: `IllegalAction` citing the held rule."""
+        if self.violation is not None:
+            raise IllegalAction(
+                self.violation.rule,
+                f"the table is on HOLD ({self.violation.message}): supervisor",
+            )
+
+    def verify_clear(self, who: str) -> Violation:
+        """The violation a supervisor named ``who`` may clear; `IllegalAction` if none."""
+        if self.violation is None:
+            raise IllegalAction(HOLD_PROCEDURE, "the table is not on HOLD")
+        if not who:
+            raise IllegalAction(HOLD_PROCEDURE, "a supervisor action names who did it")
+        return self.violation
+
+    def clear(
+        self, who: str, decision: str, box: int | None = None
+    ) -> tuple[HoldCleared, Card | None]:
+        """Clear it: the record (who, what they decided, the violation cleared) and the
+        card that came out under it, for the game to route as the decision says."""
+        held, card = self.verify_clear(who), self.card
+        self.violation, self.card = None, None
+        return HoldCleared(who, decision, (held,), box), card
