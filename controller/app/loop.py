@@ -40,12 +40,13 @@ lamp and display states once.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import logging
 import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from controller.errors import IllegalAction, TableError
@@ -53,6 +54,7 @@ from controller.game import ActionRefused, Game
 from controller.journal import Journal, JournalError, as_row, decode_event, to_jsonable
 from controller.ports import (
     ButtonPressed,
+    CardDrawn,
     Command,
     ConsoleAction,
     DealerSignedIn,
@@ -138,6 +140,8 @@ class TableLoop:
         self.device_status: dict[str, str] = {}
         self._final: list[Command] = []
         self.notices: deque[dict[str, Any]] = deque(maxlen=8)  # refusals, faults, losses
+        self.last_card_at: str | None = None  # wall clock of the last card (the pit)
+        self.hold_since: str | None = None  # wall clock the current HOLD began (the pit)
 
     # --- recovery -----------------------------------------------------------------------
 
@@ -213,6 +217,8 @@ class TableLoop:
             if not isinstance(output, Command)
         ]
         self.journal.append_many(rows)
+        if isinstance(event, CardDrawn):
+            self.last_card_at = _wall()
         for output in outputs:
             if isinstance(output, Command):
                 self.execute(output)
@@ -287,7 +293,7 @@ class TableLoop:
             return event.actor  # set only in-process (the demo's scripted dealer)
         return None
 
-    def _apply(self, event: Event, *, live: bool) -> list[Any]:
+    def _apply(self, event: Event, *, live: bool) -> Sequence[Any]:
         if isinstance(event, DealerSignedIn):
             self.dealer = event
             return []
@@ -296,7 +302,7 @@ class TableLoop:
                 self.dealer = None
             return []
         try:
-            outputs: list[Any] = self.game.handle(event)
+            outputs: Sequence[Any] = self.game.handle(event)
         except IllegalAction as exc:
             outputs = [ActionRefused(_action_name(event), exc.rule, exc.reason)]
         except TableError as exc:
@@ -329,7 +335,14 @@ class TableLoop:
         self.notices.append({"journal_seq": self.journal.last_seq, **item})
 
     def snapshot(self) -> dict[str, Any]:
-        """The state the status display and the pit see: the game's view and the loop's."""
+        """The state the status display and the pit see: the game's view and the loop's.
+        ``last_card_at`` and ``hold_since`` (wall clock, ISO) are for the pit's floor view:
+        the time since the last card, and how long a HOLD has lasted (issue 19)."""
+        view = self.game.view()
+        if not view.get("hold"):
+            self.hold_since = None
+        elif self.hold_since is None:
+            self.hold_since = _wall()
         return {
             "journal_seq": self.journal.last_seq,
             "journal_hash": self.journal.last_hash,  # the head, for the pit's watch
@@ -343,7 +356,9 @@ class TableLoop:
             if self.dealer is None
             else {"id": self.dealer.staff_id, "name": self.dealer.name},
             "console_locked": self.require_dealer and self.dealer is None,
-            "view": self.game.view(),
+            "last_card_at": self.last_card_at,
+            "hold_since": self.hold_since,
+            "view": view,
         }
 
     def _publish(self) -> None:
@@ -362,6 +377,10 @@ class TableLoop:
             if self.idle.wait(timeout=deadline - time.monotonic()) and self.events.empty():
                 return True
         return False
+
+
+def _wall() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds")
 
 
 def _from_console(event: Event) -> bool:

@@ -151,10 +151,19 @@ def topic_base(prefix: str, site: str, table_id: str) -> str:
     return f"{prefix}/{site}/table/{table_id}"
 
 
-def make_client(pit: PitConfig, client_id: str) -> tuple[mqtt.Client, str, int]:
-    """A paho client with the credentials and TLS of ``pit`` (not yet connected)."""
+def make_client(
+    pit: PitConfig, client_id: str, *, clean_session: bool = True
+) -> tuple[mqtt.Client, str, int]:
+    """A paho client with the credentials and TLS of ``pit`` (not yet connected).
+    ``clean_session=False``: the broker keeps the client's QoS 1 messages while it is away
+    (the floor view's persistent session)."""
     host, port, tls = parse_broker(pit.broker)
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
+    client = mqtt.Client(
+        CallbackAPIVersion.VERSION2,
+        client_id=client_id,
+        protocol=mqtt.MQTTv311,
+        clean_session=clean_session,
+    )
     if pit.username:
         client.username_pw_set(pit.username, pit.password or None)
     if tls or pit.ca_file or pit.cert_file:

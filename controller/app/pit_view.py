@@ -1,27 +1,24 @@
-"""`tablectl pit --broker URL [--port P]`: the floor view, every table seen on the broker.
+"""`tablectl pit --broker URL`: the floor view a pit manager runs a shift from (issues 8, 19).
 
-A pit supervisor watches many tables (issue 8). This subscribes to the tables' ``state``,
-``status`` and ``alarm`` topics (docs/mqtt.md; not to every event, which a floor of
-hundreds of tables does not need, and never to ``restricted``: the floor needs no player's
-cards) and serves one web page (aiohttp, the same stack as the table's status display; its
-files in ``pit_static/``, nothing from the internet) that shows, per table: the game, its
-state, the round count, holds (with the rule they cite) and recent alarms, online or
-offline, and the age of its last event.
+It subscribes to every table's ``status``, ``state`` and ``event`` topics (docs/mqtt.md;
+never to ``restricted``: the floor needs no player's cards) and serves one page (aiohttp,
+the same stack as the table's status display; its files in ``pit_static/``, nothing from
+the internet), updated over Server-Sent Events:
 
-**The journal's head** (issue 12): every state carries the table's journal head, its last
-row's seq and hash (``journal_seq``, ``journal_hash``), and every alarm its row's. The
-floor remembers the hashes it has seen per table (the newest `HEADS_KEPT`) and raises a
-journal alarm, kept on the table's row until the view restarts, when a table's head goes
-backwards (rows cut off the end while the table was off, or a new journal opened) or forks
-(a hash at a row it has seen with another: the journal was rewritten). That is the check a
-person with the SD card and the journal's key cannot get past, since they cannot reach the
-pit: what the table's own start-up check cannot see (docs/security.md). Surveillance checks
-a journal against a head shown here with ``tablectl journal verify --head SEQ:HASH``.
+- the floor as a map of tables by pit or area (``--floor FILE``, TOML), coloured by state;
+- per table (`pit_floor`): game and limits, who is dealing, the state in words, the time
+  since the last card, a HOLD with its rule and since when, a restart or recovery, online,
+  offline (red: its Last Will, since when and why), closed (a clean stop) or unknown (the
+  broker out of reach);
+- the alarm log (`pit_alarms`) with times, who cleared each HOLD and how, the manager's
+  acknowledgements, a sound and a flash for a new HOLD or a table lost;
+- the shift's figures per table, game and dealer (`pit_figures`), small SVG charts, and
+  their CSV export.
 
-Online/offline comes from the retained ``status`` topic, which the broker itself sets to
-``offline`` (the table's MQTT Last Will) when a table dies or its network drops, within
-1.5 keepalive periods. A table still online that has said nothing for ``--quiet-after``
-seconds is shown as quiet.
+The shift's start, the rows its figures come from, the tables' statuses and the manager's
+acknowledgements are kept in the pit's own SQLite file (``--store``, `pit_store`), so a
+restart of the view loses none of them; the view's MQTT session is persistent, so the rows
+published while it was down come to it when it is back (as long as the broker kept them).
 """
 
 from __future__ import annotations
@@ -35,10 +32,7 @@ import os
 import signal
 import sys
 import threading
-import time
-from collections import deque
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import tomllib
 from pathlib import Path
 from typing import Any, Self, TextIO
 
@@ -46,15 +40,22 @@ from aiohttp import web
 
 from controller.app.cli import seconds, tcp_port
 from controller.app.config import PitConfig
-from controller.app.pit import make_client
+from controller.app.pit import make_client, parse_broker
+from controller.app.pit_alarms import HEADS_KEPT
+from controller.app.pit_figures import figures_csv, series, shift_figures, svg_chart, when
+from controller.app.pit_floor import Floor, TableSeen, iso
+from controller.app.pit_store import PitStore, PitStoreError
 from controller.app.webthread import WebThread
-from controller.errors import TableError
+from controller.errors import ConfigError, TableError
 
 log = logging.getLogger(__name__)
 
+__all__ = ["HEADS_KEPT", "Floor", "PitView", "TableSeen", "add_arguments", "run"]
+
 STATIC = Path(__file__).parent / "pit_static"
-HEADS_KEPT = 4096  # journal hashes remembered per table, to see a fork at a row seen before
 PASSWORD_ENV = "TABLECTL_PIT_PASSWORD"
+FIGURES_SECONDS = 5.0  # the figures are worked out again at most this often without news
+NAME_MAX = 40  # a manager's name as typed for an acknowledgement or a shift start
 
 
 def broker_password(args: argparse.Namespace) -> str:
@@ -75,6 +76,33 @@ def broker_password(args: argparse.Namespace) -> str:
     return password
 
 
+def load_floor_file(path: Path) -> dict[str, str]:
+    """``--floor FILE``: ``[[area]]`` tables, each with ``name`` and ``tables`` (ids, in
+    the order they stand) -> {table id: area}. A table in no area is drawn apart."""
+    try:
+        doc = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"--floor {path}: {exc}") from exc
+    areas: dict[str, str] = {}
+    for number, area in enumerate(doc.get("area", []), 1):
+        name, tables = area.get("name"), area.get("tables")
+        if not isinstance(name, str) or not isinstance(tables, list):
+            raise ConfigError(f"--floor {path}: area {number} needs a name and a tables list")
+        for table in tables:
+            if not isinstance(table, str) or table in areas:
+                raise ConfigError(f"--floor {path}: area {name!r}: table {table!r} is not a "
+                                  "table id, or is in two areas")  # fmt: skip
+            areas[table] = name
+    return areas
+
+
+def area_order(path: Path | None) -> list[dict[str, Any]]:
+    if path is None:
+        return []
+    doc = tomllib.loads(path.read_text())
+    return [{"name": a["name"], "tables": list(a["tables"])} for a in doc.get("area", [])]
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--broker", required=True, help="mqtt://host[:port] or mqtts://...")
     parser.add_argument("--port", type=tcp_port, default=8090, help="web port (default 8090)")
@@ -90,217 +118,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--ca-file", default="", help="CA certificate for mqtts://")
     parser.add_argument("--quiet-after", type=seconds, default=60.0, metavar="SECONDS")
-
-
-@dataclass
-class TableSeen:
-    """What the floor knows of one table, from its topics."""
-
-    site: str
-    table: str
-    game: str = ""
-    status: str = "unknown"
-    reason: str = ""
-    state: str = ""
-    round: int | None = None
-    next_action: str = ""
-    hold: str = ""
-    simulated: bool = False
-    journal_seq: int = 0
-    last_seq: int = 0
-    last_kind: str = ""
-    last_heard: float | None = None  # monotonic, when the pit last heard from it
-    last_event: float | None = None  # monotonic, when its last journal event arrived
-    alarms: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=5))
-    journal_hash: str = ""  # the head's hash (with journal_seq)
-    heads: dict[int, str] = field(default_factory=dict)  # seq -> hash seen, newest last
-    journal_alarm: str = ""  # the head went backwards or forked (kept until restart)
-
-    def as_dict(self, now: float, quiet_after: float) -> dict[str, Any]:
-        quiet = (
-            self.status == "online"
-            and self.last_heard is not None
-            and now - self.last_heard > quiet_after
-        )
-        return {
-            "site": self.site,
-            "table": self.table,
-            "game": self.game,
-            "status": self.status,
-            "reason": self.reason,
-            "quiet": quiet,
-            "state": self.state,
-            "round": self.round,
-            "next_action": self.next_action,
-            "hold": self.hold,
-            "simulated": self.simulated,
-            "journal_seq": max(self.journal_seq, self.last_seq),
-            "last_kind": self.last_kind,
-            "last_event_age": None if self.last_event is None else round(now - self.last_event, 1),
-            "alarms": list(self.alarms),
-            "journal_hash": self.journal_hash,
-            "journal_alarm": self.journal_alarm,
-        }
-
-
-def _hold_text(view: dict[str, Any]) -> str:
-    """The hold a table is under and the rule it cites (blackjack: a tuple of violations;
-    poker: one dict), or ''."""
-    hold = view.get("hold")
-    items = hold if isinstance(hold, list) else [hold] if isinstance(hold, dict) else []
-    texts = []
-    for item in items:
-        if isinstance(item, dict):
-            rule, message = item.get("rule", ""), item.get("message", "")
-            texts.append(f"rule {rule}: {message}" if rule else str(message))
-    if not texts and view.get("state") == "hold":
-        texts.append("on hold")
-    return "; ".join(texts)
-
-
-class Floor:
-    """The tables seen on the broker; thread-safe (paho's thread writes, the web reads)."""
-
-    def __init__(
-        self,
-        clock: Callable[[], float] = time.monotonic,
-        wall: Callable[[], float] = time.time,
-    ) -> None:
-        self.clock = clock
-        self.wall = wall
-        self.tables: dict[tuple[str, str], TableSeen] = {}
-        self.version = 0
-        self.changed = threading.Condition()
-        self.listeners: list[Callable[[], None]] = []
-
-    def take(self, topic: str, payload: bytes) -> None:
-        """One MQTT message: ``<prefix>/<site>/table/<id>/<kind>``."""
-        parts = topic.split("/")
-        if len(parts) < 5 or parts[-3] != "table":
-            return
-        site, table_id, kind = parts[-4], parts[-2], parts[-1]
-        if kind not in ("status", "state", "alarm", "event") or not payload:
-            return  # a cleared retained message
-        try:
-            body = json.loads(payload)
-        except ValueError:
-            log.warning("not JSON on %s", topic)
-            return
-        if not isinstance(body, dict) or body.get("v") != 1:
-            log.warning("unknown payload version on %s", topic)
-            return
-        now = self.clock()
-        with self.changed:
-            seen = self.tables.setdefault((site, table_id), TableSeen(site, table_id))
-            if kind == "status":
-                seen.status = str(body.get("status", "unknown"))
-                seen.reason = str(body.get("reason", ""))
-                seen.game = str(body.get("game", seen.game))
-            elif kind == "state":
-                state = body.get("state") or {}
-                self._watch_head(seen, state.get("journal_seq"), state.get("journal_hash"), True)
-                self._state(seen, state, now - self._age(body.get("at")))
-            elif kind == "alarm":
-                self._watch_head(seen, body.get("seq"), body.get("hash"), False)
-                seen.alarms.appendleft(
-                    {
-                        "seq": body.get("seq"),
-                        "severity": body.get("severity"),
-                        "kind": body.get("kind"),
-                        "rule": (body.get("payload") or {}).get("rule", ""),
-                        "message": (body.get("payload") or {}).get("message")
-                        or (body.get("payload") or {}).get("reason", ""),
-                        "wall": body.get("wall"),
-                    }
-                )
-            elif kind == "event":
-                seq = body.get("seq")
-                if isinstance(seq, int) and seq > seen.last_seq:
-                    seen.last_seq, seen.last_kind = seq, str(body.get("kind", ""))
-                    seen.last_event = now
-            if kind != "status" or seen.status == "online":
-                seen.last_heard = now
-            self.version += 1
-            self.changed.notify_all()
-            listeners = list(self.listeners)
-        for listener in listeners:
-            listener()
-
-    @staticmethod
-    def _watch_head(seen: TableSeen, seq: Any, digest: Any, head: bool) -> None:
-        """A row's hash the table published (``head``: its journal's last row). A head
-        below the last one seen, or a hash other than the one seen at that row, raises the
-        table's journal alarm."""
-        if not isinstance(seq, int) or not isinstance(digest, str) or not digest:
-            return  # a table from before issue 12 publishes no hash
-        known = seen.heads.get(seq)
-        alarm = ""
-        if known is not None and known != digest:
-            alarm = (
-                f"journal forked at row {seq}: hash {digest[:12]}, where {known[:12]} was "
-                "seen before (the journal was rewritten)"
-            )
-        elif head and seq < seen.journal_seq:
-            alarm = (
-                f"journal head went back from row {seen.journal_seq} to row {seq} (rows cut "
-                "off the end, or a new journal opened)"
-            )
-        if alarm:
-            log.error("table %s/%s: %s", seen.site, seen.table, alarm)
-            seen.journal_alarm = alarm
-            seen.alarms.appendleft(
-                {"seq": seq, "severity": "journal", "kind": "JournalHead", "rule": "",
-                 "message": alarm, "wall": None}
-            )  # fmt: skip
-            for later in [s for s in seen.heads if s > seq]:  # another journal's rows now
-                del seen.heads[later]
-        seen.heads.pop(seq, None)
-        seen.heads[seq] = digest
-        while len(seen.heads) > HEADS_KEPT:
-            del seen.heads[next(iter(seen.heads))]
-        if head:
-            seen.journal_hash = digest
-
-    def _age(self, at: Any) -> float:
-        """Seconds since the table published a state (its ``at``; the floor's clocks are
-        kept by NTP), so a retained state seen at the pit's start has its true age."""
-        try:
-            stamp = datetime.datetime.fromisoformat(str(at)).timestamp()
-        except ValueError:
-            return 0.0
-        return max(0.0, self.wall() - stamp)
-
-    @staticmethod
-    def _state(seen: TableSeen, state: dict[str, Any], at: float) -> None:
-        """A state is published after every event: a higher ``journal_seq`` means new
-        events (so the floor needs no subscription to every table's every event)."""
-        view = state.get("view") or {}
-        seen.game = str(state.get("game", seen.game))
-        seen.round = state.get("round")
-        journal_seq = int(state.get("journal_seq") or 0)
-        if journal_seq > max(seen.journal_seq, seen.last_seq):
-            seen.last_event = at
-        seen.journal_seq = journal_seq
-        seen.simulated = bool(state.get("simulated"))
-        seen.state = str(view.get("state", ""))
-        seen.next_action = str(view.get("next_action", ""))
-        seen.hold = _hold_text(view)
-
-    def snapshot(self, quiet_after: float = 60.0) -> list[dict[str, Any]]:
-        now = self.clock()
-        with self.changed:
-            return [self.tables[key].as_dict(now, quiet_after) for key in sorted(self.tables)]
-
-    def wait_for(self, check: Callable[[list[dict[str, Any]]], bool], timeout: float) -> bool:
-        """Wait until ``check(snapshot)`` holds (tests); re-checked on every message."""
-        deadline = time.monotonic() + timeout
-        with self.changed:
-            while not check(self.snapshot()):
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return False
-                self.changed.wait(min(left, 0.5))
-            return True
+    parser.add_argument(
+        "--store",
+        default="tablectl-pit.sqlite",
+        metavar="PATH",
+        help="the pit's own SQLite file: the shift, its rows, acknowledgements "
+        "(default ./tablectl-pit.sqlite)",
+    )
+    parser.add_argument("--floor", default=None, metavar="FILE", help="the floor plan (TOML)")
+    parser.add_argument(
+        "--outage-grace",
+        type=seconds,
+        default=20.0,
+        metavar="SECONDS",
+        help="after a broker outage, a table is unknown, not offline, this long (default 20)",
+    )
 
 
 class PitView(WebThread):
@@ -319,24 +151,39 @@ class PitView(WebThread):
         password: str = "",
         ca_file: str = "",
         quiet_after: float = 60.0,
+        store: Path | str | None = None,
+        floor_file: Path | None = None,
+        outage_grace: float = 20.0,
     ) -> None:
         super().__init__(host, port)
-        self.floor = Floor()
+        parse_broker(broker)  # a bad URL or floor file is refused before any file is made
+        areas = load_floor_file(floor_file) if floor_file is not None else {}
+        self.areas = area_order(floor_file)
+        self.store = PitStore(store if store is not None else ":memory:")
+        self.floor = Floor(store=self.store, areas=areas, outage_grace=outage_grace)
         self.prefix = prefix
         self.quiet_after = quiet_after
         pit = PitConfig(
             broker=broker, prefix=prefix, username=username, password=password, ca_file=ca_file
         )
+        persistent = store is not None  # a session the broker keeps while the view is away
+        client_id = self.store.client_id() if persistent else f"tablectl-pit-{os.getpid()}"
+        if not persistent:
+            client_id += f"-{id(self):x}"
         self.client, self.broker_host, self.broker_port = make_client(
-            pit, f"tablectl-pit-{os.getpid()}-{id(self):x}"
+            pit, client_id, clean_session=not persistent
         )
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
-        self.broker_connected = False
         self.client.on_message = lambda client, userdata, msg: self.floor.take(
-            msg.topic, bytes(msg.payload)
+            msg.topic, bytes(msg.payload), bool(msg.retain)
         )
         self.floor.listeners.append(self._wake)
+        self._figures: tuple[tuple[Any, ...], dict[str, Any]] | None = None
+
+    @property
+    def broker_connected(self) -> bool:
+        return self.floor.broker_up
 
     # --- MQTT ---------------------------------------------------------------------------
 
@@ -344,16 +191,16 @@ class PitView(WebThread):
         if reason.is_failure:
             log.error("the broker refused the pit view: %s", reason)
             return
-        self.broker_connected = True
-        self._wake()
-        topics = [f"{self.prefix}/+/table/+/{kind}" for kind in ("status", "state", "alarm")]
+        self.floor.link(True)
+        topics = [f"{self.prefix}/+/table/+/{kind}" for kind in ("status", "state", "event")]
         client.subscribe([(topic, 1) for topic in topics])
+        self._wake()
 
     def _on_disconnect(
         self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
     ) -> None:
-        """Without the broker every table's status is stale: the page says so."""
-        self.broker_connected = False
+        """Without the broker every table's status is unknown: the page says so."""
+        self.floor.link(False)
         self._wake()
 
     # --- life cycle ---------------------------------------------------------------------
@@ -368,6 +215,7 @@ class PitView(WebThread):
         self.client.disconnect()
         self.client.loop_stop()
         super().close()
+        self.store.close()
 
     def _wake(self) -> None:
         """From the MQTT thread: wake every page's stream."""
@@ -380,21 +228,149 @@ class PitView(WebThread):
                 web.get("/", self._index),
                 web.get("/api/tables", self._tables),
                 web.get("/api/events", self._events),
+                web.get("/api/figures", self._figures_json),
+                web.get("/api/figures.csv", self._figures_csv),
+                web.get("/chart/{kind}.svg", self._chart),
+                web.post("/api/ack", self._ack),
+                web.post("/api/shift", self._shift),
                 web.static("/static", STATIC),
             ]
         )
         return app
 
-    def _body(self) -> str:
-        return json.dumps(
-            {"broker": self.broker_connected, "tables": self.floor.snapshot(self.quiet_after)}
+    # --- what the page is sent ----------------------------------------------------------
+
+    def figures(self) -> dict[str, Any]:
+        """The shift's figures, worked out again when a row arrives or every few seconds."""
+        floor = self.floor
+        now = floor.wall()
+        key = (floor.rows_version, floor.shift_start, int(now / FIGURES_SECONDS))
+        if self._figures is not None and self._figures[0] == key:
+            return self._figures[1]
+        start = when(floor.shift_start) or now
+        tables = floor.snapshot(self.quiet_after)
+        games = {t["table"]: t["game"] for t in tables if t["game"]}
+        duty = {
+            t["table"]: str(t["dealer"]["id"])
+            for t in tables
+            if isinstance(t.get("dealer"), dict) and t["dealer"].get("id")
+        }
+        rows = self.store.rows(floor.shift_start)
+        signed = {r["table"] for r in rows if r["kind"] in ("DealerSignedIn", "DealerSignedOut")}
+        duty = {t: d for t, d in duty.items() if t not in signed}  # already on at the start
+        names = {
+            str(t["dealer"]["id"]): str(t["dealer"].get("name") or "")
+            for t in tables
+            if isinstance(t.get("dealer"), dict) and t["dealer"].get("id")
+        }
+        figures = shift_figures(
+            rows, start, now, games=games, on_duty_at_start=duty, dealer_names=names
         )
+        body = {**figures, "start": floor.shift_start, "end": iso(now), "rows": rows}
+        self._figures = (key, body)
+        return body
+
+    def body(self) -> dict[str, Any]:
+        floor = self.floor
+        figures = self.figures()
+        per_table = {f["key"]: f for f in figures["tables"]}
+        tables = floor.snapshot(self.quiet_after)
+        for table in tables:
+            table["figures"] = per_table.get(table["table"])
+        alarms = floor.alarms()
+        return {
+            "broker": floor.broker_up,
+            "broker_down_since": None if floor.broker_up else floor.broker_down_since,
+            "now": iso(floor.wall()),
+            "shift": {"start": floor.shift_start, "by": self.store.get("shift_by") or ""},
+            "areas": self.areas,
+            "tables": tables,
+            "alarms": alarms,
+            "figures": {k: figures[k] for k in ("games", "dealers", "floor")},
+            "chart_version": floor.rows_version,
+        }
 
     async def _index(self, request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html")
 
     async def _tables(self, request: web.Request) -> web.Response:
-        return web.Response(text=self._body(), content_type="application/json")
+        return web.json_response(self.body())
+
+    async def _figures_json(self, request: web.Request) -> web.Response:
+        body = dict(self.figures())
+        body.pop("rows")
+        return web.json_response(body)
+
+    async def _figures_csv(self, request: web.Request) -> web.Response:
+        figures = self.figures()
+        stamp = figures["start"][:16].replace(":", "").replace("-", "")
+        return web.Response(
+            text=figures_csv(figures, figures["start"], figures["end"]),
+            content_type="text/csv",
+            headers={"Content-Disposition": f'attachment; filename="shift-{stamp}.csv"'},
+        )
+
+    async def _chart(self, request: web.Request) -> web.Response:
+        """``/chart/win.svg`` or ``/chart/rounds.svg``, ``?table=ID`` (else the floor's),
+        ``&w=&h=`` pixels."""
+        kind = request.match_info["kind"]
+        if kind not in ("win", "rounds"):
+            raise web.HTTPNotFound()
+        try:
+            width = min(max(int(request.query.get("w", "160")), 40), 1200)
+            height = min(max(int(request.query.get("h", "36")), 16), 600)
+        except ValueError as exc:
+            raise web.HTTPBadRequest(text="w and h are whole pixels") from exc
+        table = request.query.get("table") or None
+        figures = self.figures()
+        start = when(figures["start"]) or 0.0
+        win, rounds = series(figures["rows"], start, when(figures["end"]) or start, table)
+        name = table or "the floor"
+        title = (
+            f"{name}: win/loss over the shift, {int(win[-1]) if win else 0}"
+            if kind == "win"
+            else f"{name}: rounds per hour over the shift"
+        )
+        text = svg_chart(kind, win if kind == "win" else rounds, width, height, title)
+        return web.Response(
+            text=text, content_type="image/svg+xml", headers={"Cache-Control": "no-cache"}
+        )
+
+    async def _manager_json(self, request: web.Request) -> dict[str, Any]:
+        """A pit manager's POST: JSON only (a cross-site form cannot send it without a
+        preflight this server never answers), from this page's own origin, with a name."""
+        origin = request.headers.get("Origin")
+        if origin is not None and origin.split("://", 1)[-1] != request.host:
+            raise web.HTTPForbidden(text="not from the floor view's own page")
+        if request.content_type != "application/json":
+            raise web.HTTPUnsupportedMediaType(text="JSON only")
+        try:
+            body = await request.json()
+        except ValueError as exc:
+            raise web.HTTPBadRequest(text="not JSON") from exc
+        by = str(body.get("by") or "").strip() if isinstance(body, dict) else ""
+        if not by or len(by) > NAME_MAX:
+            raise web.HTTPBadRequest(text="say who you are (your name or initials)")
+        return {**body, "by": by}
+
+    async def _ack(self, request: web.Request) -> web.Response:
+        body = await self._manager_json(request)
+        if not self.floor.acknowledge(str(body.get("id", "")), body["by"]):
+            raise web.HTTPConflict(text="no such alarm, or already acknowledged")
+        return web.json_response({"ok": True})
+
+    async def _shift(self, request: web.Request) -> web.Response:
+        """Start the shift now, or at ``start`` (ISO 8601 with its offset, not in the
+        future)."""
+        body = await self._manager_json(request)
+        now = self.floor.wall()
+        start = body.get("start") or "now"
+        stamp = now if start == "now" else _aware(start)
+        if stamp is None or stamp > now + 60:
+            raise web.HTTPBadRequest(text="start: 'now' or an ISO 8601 time, not in the future")
+        self.floor.set_shift(iso(stamp), body["by"])
+        self._figures = None
+        return web.json_response({"ok": True, "start": self.floor.shift_start})
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         """Server-Sent Events: the floor at once, then at most 4 times a second on change,
@@ -407,7 +383,8 @@ class PitView(WebThread):
         try:
             while stop is not None and self.changed is not None and not stop.is_set():
                 changed = self.changed
-                await response.write(f"event: floor\ndata: {self._body()}\n\n".encode())
+                text = json.dumps(self.body())
+                await response.write(f"event: floor\ndata: {text}\n\n".encode())
                 try:
                     await asyncio.wait_for(changed.wait(), timeout=1.0)
                 except TimeoutError:
@@ -418,9 +395,19 @@ class PitView(WebThread):
         return response
 
 
+def _aware(text: Any) -> float | None:
+    """An ISO 8601 time with its offset (``Z``, ``+13:00``) as a POSIX time, else None."""
+    try:
+        stamp = datetime.datetime.fromisoformat(str(text))
+    except ValueError:
+        return None
+    return None if stamp.tzinfo is None else stamp.timestamp()
+
+
 def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     try:
         password = broker_password(args)
+        floor_file = Path(args.floor) if args.floor else None
         view = PitView(
             args.broker,
             host=args.host,
@@ -430,8 +417,11 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
             password=password,
             ca_file=args.ca_file,
             quiet_after=args.quiet_after,
+            store=Path(args.store),
+            floor_file=floor_file,
+            outage_grace=args.outage_grace,
         ).start()
-    except (TableError, OSError) as exc:
+    except (TableError, OSError, PitStoreError) as exc:
         print(f"tablectl pit: {exc}", file=sys.stderr)
         return 2
     stop = threading.Event()

@@ -243,6 +243,7 @@ class DemoTable:
     simulators. Counts the dealer's actions from its output, to wait on."""
 
     def __init__(self, config: Path, journal: Path, pace: float = 0.02) -> None:
+        self.config, self.pace = config, pace
         self.proc = subprocess.Popen(
             tablectl(
                 "demo",

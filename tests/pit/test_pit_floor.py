@@ -102,6 +102,7 @@ def _message(leaf: str, /, **body: Any) -> tuple[str, bytes]:
 def test_the_floor_shows_holds_with_their_rule_alarms_and_event_age() -> None:
     now = [100.0]
     floor = Floor(clock=lambda: now[0])
+    floor.link(True)  # the pit's own link to the broker is up
     take: Callable[[tuple[str, bytes]], None] = lambda m: floor.take(*m)  # noqa: E731
     take(_message("status", status="online", reason="connected", game="blackjack"))
     view = {
@@ -121,7 +122,14 @@ def test_the_floor_shows_holds_with_their_rule_alarms_and_event_age() -> None:
             },
         )
     )
-    take(_message("event", seq=41, kind="Violation", payload={}))
+    take(
+        _message(
+            "event",
+            seq=41,
+            kind="Violation",
+            payload={"rule": "9.3", "message": "a card before insurance closed"},
+        )
+    )
     take(
         _message(
             "alarm",
@@ -165,9 +173,14 @@ def _cli(*args: str) -> list[str]:
     return [sys.executable, "-c", code, *args]
 
 
-def test_tablectl_pit_serves_until_sigterm(broker: Broker) -> None:
+def test_tablectl_pit_serves_until_sigterm(tmp_path: Path, broker: Broker) -> None:
+    store = tmp_path / "pit.sqlite"
+    floor = ROOT / "examples" / "pit-floor.toml"
     proc = subprocess.Popen(
-        _cli("--broker", broker.url, "--port", "0"), cwd=ROOT, stdout=subprocess.PIPE, text=True
+        _cli("--broker", broker.url, "--port", "0", "--store", str(store), "--floor", str(floor)),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert proc.stdout is not None
@@ -177,16 +190,30 @@ def test_tablectl_pit_serves_until_sigterm(broker: Broker) -> None:
         assert kind.startswith("application/json")
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=15) == 0
+        assert store.exists()  # the pit's own store, where it was told
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
 
 
-def test_tablectl_pit_refuses_a_bad_broker_url() -> None:
+def test_tablectl_pit_refuses_a_bad_broker_url_a_bad_floor_file_and_an_unusable_store(
+    tmp_path: Path, capsys: Any
+) -> None:
     parser = argparse.ArgumentParser()
     add_arguments(parser)
-    assert run(parser.parse_args(["--broker", "http://pit.local"])) == 2
+    store = ["--store", str(tmp_path / "pit.sqlite")]
+    assert run(parser.parse_args(["--broker", "http://pit.local", *store])) == 2
+    assert not (tmp_path / "pit.sqlite").exists()
+    bad = tmp_path / "floor.toml"
+    bad.write_text("[[area]]\nname = 1\n")
+    assert (
+        run(parser.parse_args(["--broker", "mqtt://pit.local", *store, "--floor", str(bad)])) == 2
+    )
+    assert "--floor" in capsys.readouterr().err
+    away = ["--store", str(tmp_path / "no" / "such" / "pit.sqlite")]
+    assert run(parser.parse_args(["--broker", "mqtt://pit.local", *away])) == 2
+    assert "the pit store" in capsys.readouterr().err
 
 
 def test_a_retained_state_seen_at_start_keeps_its_age_and_other_topics_add_no_table() -> None:

@@ -47,7 +47,7 @@ def test_the_floor_page_shows_every_table_offline_and_holds_and_updates_live(
             page.wait_for_selector('tr[data-table="bj-02"][data-status="offline"]')
             held = page.locator('tr[data-table="bj-01"]')
             assert "HOLD rule 9.3: card before insurance closed" in held.inner_text()
-            assert "12" in held.inner_text() and "SIMULATED" in held.inner_text()
+            assert "round 12" in held.inner_text() and "SIM" in held.inner_text()
             assert "2 tables, 1 online, 1 on hold" in page.inner_text("#summary")
             _say(
                 view,

@@ -1,88 +1,415 @@
-// The pit floor view: one row per table seen on the broker, updated over Server-Sent Events
-// (/api/events); /api/tables gives the same JSON on request. No external resources.
+// The pit floor: a map of the tables by pit/area, one row per table, the alarm log, the
+// shift's figures and charts; updated over Server-Sent Events (/api/events). Rows, tiles
+// and alarm lines are kept and updated in place (columns never jump, charts reload only
+// when a round is settled). No external resources; the alert sound is made by WebAudio.
 "use strict";
 
-function cell(row, text, cls) {
-  const td = document.createElement("td");
-  if (text instanceof Node) td.appendChild(text); else td.textContent = text;
-  if (cls) td.className = cls;
-  row.appendChild(td);
-  return td;
+const PRESENCE = {
+  dealing: "Dealing", quiet: "Quiet", hold: "HOLD", offline: "OFFLINE",
+  closed: "Closed", unknown: "Unknown",
+};
+const WORST = { offline: 0, hold: 1, unknown: 2, quiet: 3, closed: 4, dealing: 5 };
+const GAMES = { blackjack: "Blackjack", poker: "Draw poker" };
+const ATTENTION = new Set(["offline", "hold", "unknown"]);
+let floor = null;
+let soundOn = true;
+let audio = null;
+const heard = new Set(); // alert ids the sound has been played for
+let chartVersion = -1;
+
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined) node.textContent = text;
+  return node;
 }
 
-function age(seconds) {
-  if (seconds === null || seconds === undefined) return "never";
-  if (seconds < 60) return Math.round(seconds) + " s ago";
-  if (seconds < 3600) return Math.round(seconds / 60) + " min ago";
-  return Math.round(seconds / 3600) + " h ago";
+function pad(n) { return String(n).padStart(2, "0"); }
+
+function clock(iso) {
+  if (!iso) return "";
+  const d = new Date(iso);
+  if (isNaN(d)) return "";
+  return pad(d.getHours()) + ":" + pad(d.getMinutes()) + ":" + pad(d.getSeconds());
 }
 
-function render(floor) {
+function ago(iso) {
+  if (!iso || !floor) return "";
+  const seconds = (Date.parse(floor.now) - Date.parse(iso)) / 1000;
+  if (isNaN(seconds)) return "";
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return s + " s";
+  if (s < 3600) return Math.floor(s / 60) + " min " + pad(s % 60) + " s";
+  return Math.floor(s / 3600) + " h " + pad(Math.floor(s / 60) % 60) + " min";
+}
+
+function money(n) {
+  if (n === null || n === undefined) return "";
+  return (n > 0 ? "+" : n < 0 ? "\u2212" : "") + Math.abs(n).toLocaleString("en");
+}
+
+function rate(r) {
+  if (r === null || r === undefined) return "";
+  return r >= 100 ? String(Math.round(r)) : r.toFixed(1);
+}
+
+function pct(p) {
+  if (p === null || p === undefined) return "";
+  return (p < 0 ? "\u2212" : "") + Math.abs(p).toFixed(1) + " %";
+}
+
+function beep() {
+  document.body.dataset.sounds = String(Number(document.body.dataset.sounds || 0) + 1);
+  if (!soundOn) return;
+  try {
+    audio = audio || new AudioContext();
+    for (const [at, hz] of [[0, 880], [0.25, 660]]) {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = hz;
+      gain.gain.value = 0.15;
+      osc.connect(gain).connect(audio.destination);
+      osc.start(audio.currentTime + at);
+      osc.stop(audio.currentTime + at + 0.2);
+    }
+  } catch (e) { /* no audio device: the flash still shows */ }
+}
+
+// --- one table: its row in the list and its tile on the map ----------------------------
+
+const rows = new Map();
+const tiles = new Map();
+const alarmItems = new Map();
+
+function makeRow(t) {
+  const row = el("tr");
+  row.dataset.table = t.table;
+  const names = ["table", "game", "dealer", "presence", "state", "card", "hold", "rounds num",
+    "win num", "trend"];
+  row.cells_ = {};
+  for (const name of names) {
+    const td = el("td", "c-" + name.split(" ")[0] + (name.endsWith("num") ? " num" : ""));
+    row.appendChild(td);
+    row.cells_[name.split(" ")[0]] = td;
+  }
+  const img = el("img", "spark");
+  img.width = 120; img.height = 30; img.alt = "win/loss over the shift";
+  row.cells_.trend.appendChild(img);
+  row.img_ = img;
+  return row;
+}
+
+function fill(td, parts) {
+  td.replaceChildren(...parts.filter((p) => p !== null).map(
+    (p) => (p instanceof Node ? p : document.createTextNode(p))));
+}
+
+function line(cls, text) { return el("span", "line " + cls, text); }
+
+function alertFor(t) {
+  return (floor.alarms || []).some((a) => a.table === t.table && a.alert && !a.acked && !a.cleared);
+}
+
+function updateRow(row, t) {
+  const c = row.cells_;
+  row.dataset.status = t.shown;
+  row.dataset.area = t.area || "";
+  row.dataset.game = t.game || "";
+  row.className = "s-" + t.shown + (t.journal_alarm ? " journal" : "") +
+    (alertFor(t) ? " flash" : "");
+  row.title = t.journal_hash ? "journal head " + t.journal_seq + ":" + t.journal_hash : "";
+  const name = el("span", "tname", t.table);
+  fill(c.table, [name, t.simulated ? el("span", "sim", "SIM") : null,
+    line("sub", t.area || t.site)]);
+  fill(c.game, [t.game_words || "", line("sub", t.limits ? "limits " + t.limits[0] + "\u2013" +
+    t.limits[1] : "")]);
+  fill(c.dealer, t.dealer ? [t.dealer.name, line("sub", t.dealer.id)] :
+    [line("muted", t.shown === "dealing" || t.shown === "hold" ? "nobody signed in" : "\u2014")]);
+  const presence = [el("span", "pill p-" + t.shown, PRESENCE[t.shown] || t.shown)];
+  if (t.shown_since && t.shown !== "dealing") presence.push(line("sub", "since " + clock(t.shown_since)));
+  if (t.why && t.shown !== "hold") presence.push(line("why", t.why));
+  if (t.replayed || t.recovered) {
+    presence.push(el("span", "flag", t.restarted_at ? "RESTARTED " + clock(t.restarted_at) +
+      (t.replayed ? " · recovered" : "") : "RECOVERED"));
+  }
+  fill(c.presence, presence);
+  const stale = t.shown === "offline" || t.shown === "unknown" || t.shown === "closed";
+  fill(c.state, [t.state_words || "\u2014", t.round !== null && t.round !== undefined ?
+    line("sub", (t.game === "poker" ? "hand " : "round ") + t.round) : null,
+    stale && t.state_words ? line("lastknown", "last known") : null]);
+  fill(c.card, t.last_card_at ? [ago(t.last_card_at) + " ago", line("sub", "at " +
+    clock(t.last_card_at))] : [line("muted", "none yet")]);
+  const hold = [];
+  if (t.journal_alarm) hold.push(el("span", "journal-alarm", "JOURNAL " + t.journal_alarm));
+  if (t.hold) {
+    hold.push(el("span", "hold-text", "HOLD " + t.hold));
+    if (t.hold_since) hold.push(line("sub", "since " + clock(t.hold_since) + " (" + ago(t.hold_since) + ")"));
+  }
+  if (!hold.length) hold.push(line("muted", "\u2014"));
+  fill(c.hold, hold);
+  const f = t.figures || {};
+  fill(c.rounds, [String(f.rounds || 0), line("sub", f.rounds_per_hour ? rate(f.rounds_per_hour) + "/h" : "")]);
+  const win = el("span", f.win < 0 ? "neg" : f.win > 0 ? "pos" : "", money(f.win || 0));
+  fill(c.win, [win, line("sub", f.hold_pct !== null && f.hold_pct !== undefined ? "hold " + pct(f.hold_pct) : "")]);
+  const src = "/chart/win.svg?w=120&h=30&table=" + encodeURIComponent(t.table) + "&v=" + floor.chart_version;
+  if (row.img_.dataset.src !== src) { row.img_.dataset.src = src; row.img_.src = src; }
+}
+
+function updateTile(tile, t) {
+  tile.dataset.status = t.shown;
+  tile.className = "tile s-" + t.shown + (alertFor(t) ? " flash" : "");
+  const sub = t.shown === "hold" ? (t.hold_rule ? "rule " + t.hold_rule : "") + (t.hold_since ? " · " + ago(t.hold_since) : "")
+    : t.shown === "dealing" || t.shown === "quiet" ? (t.last_card_at ? "card " + ago(t.last_card_at) + " ago" : "")
+    : t.shown_since ? "since " + clock(t.shown_since) : "";
+  fill(tile, [el("b", "", t.table), el("span", "tgame", t.game_words || ""),
+    el("span", "tstate", PRESENCE[t.shown] === "Dealing" ? (t.state_words || "Dealing") : PRESENCE[t.shown]),
+    el("span", "tsub", sub)]);
+  tile.title = t.table + ": " + (PRESENCE[t.shown] || t.shown) + (t.why ? " (" + t.why + ")" : "");
+}
+
+// --- filters and sorting ---------------------------------------------------------------
+
+function options(select, values) {
+  const have = new Set([...select.options].map((o) => o.value));
+  for (const v of values) {
+    if (v && !have.has(v)) select.appendChild(new Option(v, v));
+  }
+}
+
+function passes(t) {
+  const area = document.getElementById("f-area").value;
+  const game = document.getElementById("f-game").value;
+  const state = document.getElementById("f-state").value;
+  if (area && (t.area || "(not on the plan)") !== area) return false;
+  if (game && t.game_words !== game) return false;
+  if (state === "attention") return ATTENTION.has(t.shown);
+  return !state || t.shown === state;
+}
+
+function sorted(tables) {
+  const by = document.getElementById("sort").value;
+  const key = {
+    table: (t) => [t.table],
+    area: (t) => [t.area || "\uffff", t.table],
+    game: (t) => [t.game_words, t.table],
+    state: (t) => [WORST[t.shown] ?? 9, t.table],
+    card: (t) => [t.last_card_at || "", t.table],
+    win: (t) => [(t.figures || {}).win || 0, t.table],
+  }[by] || ((t) => [t.table]);
+  return [...tables].sort((a, b) => {
+    const x = key(a), y = key(b);
+    for (let i = 0; i < x.length; i++) {
+      if (x[i] < y[i]) return -1;
+      if (x[i] > y[i]) return 1;
+    }
+    return 0;
+  });
+}
+
+// --- the page --------------------------------------------------------------------------
+
+function renderMap(tables) {
+  const areas = document.getElementById("areas");
+  const plan = (floor.areas || []).map((a) => ({ name: a.name, tables: a.tables }));
+  const placed = new Set(plan.flatMap((a) => a.tables));
+  const rest = tables.map((t) => t.table).filter((id) => !placed.has(id));
+  if (rest.length) plan.push({ name: plan.length ? "Not on the floor plan" : "Tables", tables: rest });
+  const byId = new Map(tables.map((t) => [t.table, t]));
+  const wanted = plan.map((a) => a.name + ":" + a.tables.join(",")).join("|");
+  if (areas.dataset.plan !== wanted) {
+    areas.dataset.plan = wanted;
+    areas.replaceChildren();
+    for (const area of plan) {
+      const box = el("div", "area");
+      box.appendChild(el("h3", "", area.name));
+      const grid = el("div", "tiles");
+      for (const id of area.tables) {
+        const tile = tiles.get(id) || el("div", "tile");
+        tile.dataset.table = id;
+        tiles.set(id, tile);
+        grid.appendChild(tile);
+      }
+      box.appendChild(grid);
+      areas.appendChild(box);
+    }
+  }
+  for (const [id, tile] of tiles) {
+    const t = byId.get(id);
+    if (t) updateTile(tile, t);
+    else { tile.className = "tile s-none"; fill(tile, [el("b", "", id), el("span", "tsub", "not seen yet")]); }
+    tile.classList.toggle("filtered", t ? !passes(t) : true);
+  }
+}
+
+function renderList(tables) {
   const body = document.getElementById("tables");
-  body.replaceChildren();
-  const tables = floor.tables || [];
-  let online = 0, holds = 0, journals = 0;
-  for (const t of tables) {
-    const row = document.createElement("tr");
-    row.dataset.table = t.table;
-    row.dataset.status = t.status;
-    if (t.status === "online") online += 1;
-    if (t.status !== "online") row.classList.add("offline");
-    if (t.hold) { row.classList.add("hold"); holds += 1; }
-    if (t.journal_alarm) { row.classList.add("journal"); journals += 1; }
-    if (t.journal_hash) row.title = "journal head " + t.journal_seq + ":" + t.journal_hash;
-    const name = document.createElement("span");
-    name.textContent = t.table + " ";
-    if (t.simulated) {
-      const sim = document.createElement("span");
-      sim.className = "sim";
-      sim.textContent = "SIMULATED";
-      name.appendChild(sim);
-    }
-    cell(row, name);
-    cell(row, t.site);
-    cell(row, t.game);
-    const status = t.quiet ? t.status + " (quiet)" : t.status;
-    cell(row, status, "status-" + t.status + (t.quiet ? " quiet" : ""));
-    cell(row, t.state);
-    cell(row, t.round === null ? "" : String(t.round));
-    const alarms = document.createElement("div");
-    if (t.journal_alarm) {
-      const journal = document.createElement("span");
-      journal.className = "journal-alarm";
-      journal.textContent = "JOURNAL " + t.journal_alarm;
-      alarms.appendChild(journal);
-    }
-    if (t.hold) {
-      const hold = document.createElement("span");
-      hold.className = "hold-text";
-      hold.textContent = "HOLD " + t.hold;
-      alarms.appendChild(hold);
-    }
-    for (const a of t.alarms) {
-      const line = document.createElement("span");
-      line.className = "alarm";
-      line.textContent = "#" + a.seq + " " + a.kind + (a.rule ? " (rule " + a.rule + ")" : "") +
-        (a.message ? ": " + a.message : "");
-      alarms.appendChild(line);
-    }
-    cell(row, alarms);
-    cell(row, age(t.last_event_age) + (t.last_kind ? " · " + t.last_kind : ""));
-    cell(row, t.next_action);
-    body.appendChild(row);
+  const shown = sorted(tables.filter(passes));
+  const keep = [];
+  for (const t of shown) {
+    let row = rows.get(t.table);
+    if (!row) { row = makeRow(t); rows.set(t.table, row); }
+    updateRow(row, t);
+    keep.push(row);
   }
   if (!tables.length) {
-    const row = document.createElement("tr");
-    cell(row, "No table seen on the broker yet.").colSpan = 9;
-    body.appendChild(row);
+    const row = el("tr", "empty");
+    const td = el("td", "", "No table seen on the broker yet.");
+    td.colSpan = 10;
+    row.appendChild(td);
+    keep.push(row);
   }
+  const same = keep.length === body.children.length && keep.every((r, i) => body.children[i] === r);
+  if (!same) body.replaceChildren(...keep);
+  document.getElementById("shown-count").textContent =
+    shown.length === tables.length ? "" : shown.length + " of " + tables.length + " tables shown";
+}
+
+function renderAlarms(alarms) {
+  const list = document.getElementById("alarm-log");
+  const open = alarms.filter((a) => a.alert && !a.acked).length;
+  document.getElementById("alarm-count").textContent = open ? open + " to acknowledge" : "";
+  const items = alarms.map((a) => {
+    const signature = JSON.stringify(a);
+    const known = alarmItems.get(a.id);
+    if (known && known.dataset.signature === signature) return known;
+    const li = el("li", "a-" + a.severity);
+    alarmItems.set(a.id, li);
+    li.dataset.signature = signature;
+    li.dataset.id = a.id;
+    li.dataset.kind = a.kind;
+    if (a.cleared) li.classList.add("cleared");
+    if (a.acked) li.classList.add("acked");
+    if (a.alert && !a.acked && !a.cleared) li.classList.add("flash");
+    const head = el("div", "ahead");
+    head.append(el("time", "", clock(a.at)), el("b", "atable", a.table), el("span", "awords", a.words));
+    if (a.rule) head.appendChild(el("span", "arule", "rule " + a.rule));
+    li.appendChild(head);
+    if (a.message) li.appendChild(el("div", "amsg", a.message));
+    if (a.cleared) {
+      li.appendChild(el("div", "acleared", (a.kind === "Violation" ? "Cleared " : "Back ") +
+        clock(a.cleared.at) + (a.cleared.by ? " by " + a.cleared.by : "") +
+        (a.cleared.how ? ": " + a.cleared.how : "")));
+    } else if (a.kind === "Violation") {
+      li.appendChild(el("div", "aopen", "Not cleared yet"));
+    }
+    if (a.acked) {
+      li.appendChild(el("div", "aack", "Acknowledged " + clock(a.acked.at) + " by " + a.acked.by));
+    } else if (a.alert) {
+      const button = el("button", "ack", "Acknowledge");
+      button.type = "button";
+      button.addEventListener("click", () => acknowledge(a.id));
+      li.appendChild(button);
+    }
+    return li;
+  });
+  if (!items.length) items.push(el("li", "none", "No alarm this shift."));
+  const same = items.length === list.children.length && items.every((li, i) => list.children[i] === li);
+  if (!same) list.replaceChildren(...items);
+  let fresh = false;
+  for (const a of alarms) {
+    if (a.alert && !a.acked && !heard.has(a.id)) { heard.add(a.id); fresh = true; }
+  }
+  if (fresh) beep();
+}
+
+function figureTable(id, caption, items, label) {
+  const table = document.getElementById(id);
+  table.replaceChildren(el("caption", "", caption));
+  const head = el("tr");
+  for (const h of [label, "Rounds", "Rounds/h", "Drop", "Win/loss", "Hold %", "HOLDs"]) head.appendChild(el("th", h === label ? "" : "num", h));
+  table.appendChild(head);
+  for (const f of items) {
+    const row = el("tr");
+    row.dataset.key = f.key;
+    const name = GAMES[f.key] || (f.name ? f.name + " (" + f.key + ")" : f.key);
+    const holds = Object.entries(f.holds_by_rule).map(([r, n]) => "rule " + r + " \u00d7" + n).join(", ");
+    const cells = [name, String(f.rounds), rate(f.rounds_per_hour),
+      String(f.drop), money(f.win), pct(f.hold_pct), f.holds ? f.holds + " (" + holds + ")" : "0"];
+    cells.forEach((text, i) => row.appendChild(el("td", i ? "num" : "", text)));
+    table.appendChild(row);
+  }
+}
+
+function render(data) {
+  floor = data;
+  const tables = data.tables || [];
+  const count = (s) => tables.filter((t) => t.shown === s).length;
+  const journals = tables.filter((t) => t.journal_alarm).length;
+  const online = tables.filter((t) => t.status === "online").length;
   document.getElementById("summary").textContent =
-    tables.length + " tables, " + online + " online, " + holds + " on hold" +
+    tables.length + " tables, " + online + " online, " + count("hold") + " on hold" +
+    (count("offline") ? ", " + count("offline") + " OFFLINE" : "") +
     (journals ? ", " + journals + " JOURNAL ALARMS" : "");
   const broker = document.getElementById("broker");
-  broker.textContent = floor.broker ? "broker connected" : "BROKER UNREACHABLE: statuses are stale";
-  broker.className = floor.broker ? "link-up" : "link-down";
-  document.body.dataset.broker = floor.broker ? "up" : "down";
+  broker.textContent = data.broker ? "broker connected" :
+    "BROKER UNREACHABLE since " + clock(data.broker_down_since) + ": tables unknown";
+  broker.className = data.broker ? "link-up" : "link-down";
+  document.body.dataset.broker = data.broker ? "up" : "down";
+  const shift = data.shift || {};
+  document.getElementById("shift").textContent = "Shift from " + clock(shift.start) +
+    (shift.by ? " (set by " + shift.by + ")" : "") + " · " + ago(shift.start) + " so far";
+  options(document.getElementById("f-area"), [...(data.areas || []).map((a) => a.name),
+    ...(tables.some((t) => !t.area) && (data.areas || []).length ? ["(not on the plan)"] : [])]);
+  options(document.getElementById("f-game"), [...new Set(tables.map((t) => t.game_words))].sort());
+  renderMap(tables);
+  renderList(tables);
+  renderAlarms(data.alarms || []);
+  const figures = data.figures || {};
+  figureTable("fig-games", "Per game", figures.games || [], "Game");
+  figureTable("fig-dealers", "Per dealer", figures.dealers || [], "Dealer");
+  const total = (figures.floor || [])[0] || {};
+  const win = document.getElementById("floor-win");
+  win.textContent = money(total.win || 0) + (total.hold_pct !== null && total.hold_pct !== undefined ? " · hold " + pct(total.hold_pct) : "");
+  win.className = total.win < 0 ? "neg" : "pos";
+  document.getElementById("floor-rph").textContent = total.rounds_per_hour ? rate(total.rounds_per_hour) + " an hour, " + total.rounds + " rounds" : "";
+  if (data.chart_version !== chartVersion || !document.getElementById("chart-win").src) {
+    chartVersion = data.chart_version;
+    document.getElementById("chart-win").src = "/chart/win.svg?w=340&h=70&v=" + chartVersion;
+    document.getElementById("chart-rounds").src = "/chart/rounds.svg?w=340&h=50&v=" + chartVersion;
+  }
+}
+
+// --- the manager's actions -------------------------------------------------------------
+
+function manager() {
+  const input = document.getElementById("manager");
+  const name = input.value.trim();
+  if (!name) { input.focus(); input.classList.add("wanted"); note("Type your name first."); }
+  else { input.classList.remove("wanted"); localStorage.setItem("pit-manager", name); }
+  return name;
+}
+
+function note(text) { document.getElementById("shift-note").textContent = text; }
+
+function post(path, body) {
+  return fetch(path, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  }).then((r) => (r.ok ? r.json() : r.text().then((t) => { throw new Error(t); })));
+}
+
+function acknowledge(id) {
+  const by = manager();
+  if (by) post("/api/ack", { id, by }).then(refresh).catch((e) => note(e.message));
+}
+
+function startShift() {
+  const by = manager();
+  if (!by) return;
+  const value = document.getElementById("shift-time").value;
+  let start = "now";
+  if (value) {
+    const [h, m] = value.split(":").map(Number);
+    const at = new Date();
+    at.setHours(h, m, 0, 0);
+    if (at > new Date()) at.setDate(at.getDate() - 1); // a time later than now: yesterday's
+    start = at.toISOString();
+  }
+  post("/api/shift", { start, by }).then(() => { note("Shift started."); refresh(); })
+    .catch((e) => note(e.message));
+}
+
+function refresh() {
+  return fetch("/api/tables").then((r) => r.json()).then(render).catch(() => {});
 }
 
 function connect() {
@@ -90,8 +417,19 @@ function connect() {
   const source = new EventSource("/api/events");
   source.addEventListener("floor", (e) => render(JSON.parse(e.data)));
   source.onopen = () => { link.textContent = "live"; link.className = "link-up"; };
-  source.onerror = () => { link.textContent = "live updates: reconnecting"; link.className = "link-down"; };
+  source.onerror = () => { link.textContent = "live: reconnecting"; link.className = "link-down"; };
 }
 
-fetch("/api/tables").then((r) => r.json()).then(render).catch(() => {});
+document.getElementById("manager").value = localStorage.getItem("pit-manager") || "";
+document.getElementById("shift-set").addEventListener("click", startShift);
+document.getElementById("sound").addEventListener("click", (e) => {
+  soundOn = !soundOn;
+  e.target.textContent = soundOn ? "Sound on" : "Sound off";
+  e.target.setAttribute("aria-pressed", String(soundOn));
+  if (soundOn && audio) audio.resume();
+});
+for (const id of ["f-area", "f-game", "f-state", "sort"]) {
+  document.getElementById(id).addEventListener("change", () => floor && render(floor));
+}
+refresh();
 connect();

@@ -1,0 +1,254 @@
+"""The floor's alarm log and its watch on every table's journal head (issues 12, 19).
+
+The alarm log lists, newest first, what a pit manager must see: each HOLD with its time,
+table, the rule it cites and, once cleared, who cleared it, when and how; devices lost and
+back; controller faults; a table lost (its Last Will) and back; journal alarms; restarts
+that recovered a hand from the journal. No journal numbers: times and words. An alarm that
+needs the manager (a HOLD, a table or device lost, a fault, a journal alarm) flashes until
+the manager acknowledges it; the acknowledgement (who and when) is journaled in the pit's
+own store (`PitStore.journal`), as is each table lost, so both survive a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from typing import Any, Protocol
+
+from controller.app.pit_store import PitStore
+from controller.app.pit_words import ALARM_WORDS, decision_words
+
+log = logging.getLogger(__name__)
+
+HEADS_KEPT = 4096  # journal hashes remembered per table, to see a fork at a row seen before
+LOG_KEPT = 500  # alarm log entries kept in memory (the shift's newest)
+ALERTS = frozenset({"hold", "lost", "device", "fault", "journal"})
+WITHHELD = "(the message is withheld: it names a card)"
+
+
+class Heads(Protocol):
+    site: str
+    table: str
+    journal_seq: int
+    journal_hash: str
+    heads: dict[int, str]
+    journal_alarm: str
+    alarms: Any
+
+
+def watch_head(seen: Heads, seq: Any, digest: Any, head: bool) -> str:
+    """A row's hash the table published (``head``: its journal's last row). A head below
+    the last one seen, or a hash other than the one seen at that row, raises the table's
+    journal alarm, which this returns ('' if none)."""
+    if not isinstance(seq, int) or not isinstance(digest, str) or not digest:
+        return ""  # a table from before issue 12 publishes no hash
+    known = seen.heads.get(seq)
+    alarm = ""
+    if known is not None and known != digest:
+        alarm = (
+            f"journal forked at row {seq}: hash {digest[:12]}, where {known[:12]} was "
+            "seen before (the journal was rewritten)"
+        )
+    elif head and seq < seen.journal_seq:
+        alarm = (
+            f"journal head went back from row {seen.journal_seq} to row {seq} (rows cut "
+            "off the end, or a new journal opened)"
+        )
+    if alarm:
+        log.error("table %s/%s: %s", seen.site, seen.table, alarm)
+        seen.journal_alarm = alarm
+        seen.alarms.appendleft(
+            {"seq": seq, "severity": "journal", "kind": "JournalHead", "rule": "",
+             "message": alarm, "wall": None}
+        )  # fmt: skip
+        for later in [s for s in seen.heads if s > seq]:  # another journal's rows now
+            del seen.heads[later]
+    seen.heads.pop(seq, None)
+    seen.heads[seq] = digest
+    while len(seen.heads) > HEADS_KEPT:
+        del seen.heads[next(iter(seen.heads))]
+    if head:
+        seen.journal_hash = digest
+    return alarm
+
+
+class AlarmLog:
+    """The floor's alarm log (newest last in memory, newest first on the page)."""
+
+    def __init__(self, store: PitStore) -> None:
+        self.store = store
+        self.entries: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    def load(self, since: str) -> None:
+        """Rebuild from the store: the kept rows of the shift, the tables lost, the
+        acknowledgements."""
+        self.entries.clear()
+        pit = self.store.journal_entries()
+        lost = [e for e in pit if e["kind"] == "TableLost" and e["at"] >= since]
+        rows = self.store.rows(since)
+        merged = sorted(
+            [(r["wall"], 0, r) for r in rows] + [(e["at"], 1, e) for e in lost],
+            key=lambda item: (item[0], item[1]),
+        )
+        for _, source, item in merged:
+            if source == 0:
+                body = {**item, "hash": None}
+                self.take(item["site"], item["table"], body, True)
+            else:
+                what = item["what"]
+                self.table_lost(what["site"], what["table"], item["at"], False, journal=False)
+        for entry in pit:
+            if entry["kind"] == "AlarmAcknowledged" and entry["what"]["alarm"] in self.entries:
+                self.entries[entry["what"]["alarm"]]["acked"] = {
+                    "by": entry["who"],
+                    "at": entry["at"],
+                }
+            elif entry["kind"] == "TableBack":
+                self.table_back(entry["what"]["site"], entry["what"]["table"], entry["at"])
+
+    def _add(self, entry: dict[str, Any]) -> bool:
+        if entry["id"] in self.entries:
+            return False
+        entry.setdefault("cleared", None)
+        entry.setdefault("acked", None)
+        entry["alert"] = entry["severity"] in ALERTS
+        self.entries[entry["id"]] = entry
+        while len(self.entries) > LOG_KEPT:
+            self.entries.popitem(last=False)
+        return True
+
+    def take(self, site: str, table: str, body: dict[str, Any], added: bool) -> bool:
+        """One published journal row; whether the log changed."""
+        kind = str(body.get("kind", ""))
+        payload = body.get("payload") or {}
+        wall = str(body.get("wall") or "")
+        key = f"{site}/{table}/{body.get('seq')}@{wall}"
+        base = {"id": key, "at": wall, "site": site, "table": table, "kind": kind}
+        base["words"] = ALARM_WORDS.get(kind, kind)
+        if kind == "Violation":
+            message = payload.get("message")
+            return self._add(
+                {
+                    **base,
+                    "severity": "hold",
+                    "rule": str(payload.get("rule") or ""),
+                    "message": WITHHELD if message is None else str(message),
+                }
+            )
+        if kind == "HoldCleared":
+            who = str(payload.get("who") or body.get("actor") or "")
+            how = decision_words(payload)
+            cleared = False
+            for entry in self.entries.values():
+                if entry["table"] == table and entry["site"] == site and entry["kind"] == (
+                    "Violation"
+                ) and entry["cleared"] is None and entry["at"] <= wall:  # fmt: skip
+                    entry["cleared"] = {"by": who, "at": wall, "how": how}
+                    cleared = True
+            return cleared
+        if kind == "DeviceLost":
+            source = str(payload.get("source") or body.get("source") or "")
+            return self._add(
+                {**base, "severity": "device", "rule": "", "device": source,
+                 "message": f"{source}: {payload.get('reason', '')}".strip(": ")}
+            )  # fmt: skip
+        if kind == "DeviceRestored":
+            source = str(payload.get("source") or body.get("source") or "")
+            for entry in reversed(self.entries.values()):
+                if entry["table"] == table and entry.get("device") == source:
+                    if entry["cleared"] is None:
+                        entry["cleared"] = {"by": "", "at": wall, "how": "the device is back"}
+                        return True
+                    break
+            return False
+        if kind in ("DeviceFault", "ControllerFault", "JournalBroken"):
+            message = payload.get("reason") or payload.get("error") or payload.get("message")
+            return self._add({**base, "severity": "fault", "rule": "", "message": str(message)})
+        if kind == "TableStarted" and payload.get("replayed_events"):
+            n = payload["replayed_events"]
+            return self._add(
+                {**base, "severity": "restart", "rule": "",
+                 "message": f"restarted and recovered from its journal ({n} events replayed)"}
+            )  # fmt: skip
+        return False
+
+    def journal_alarm(self, site: str, table: str, at: str, text: str) -> None:
+        key = f"{site}/{table}/journal@{at}"
+        base = {"id": key, "at": at, "site": site, "table": table, "kind": "JournalHead"}
+        self._add({**base, "words": ALARM_WORDS["JournalHead"], "severity": "journal",
+                   "rule": "", "message": text})  # fmt: skip
+
+    def table_lost(
+        self,
+        site: str,
+        table: str,
+        at: str,
+        outage: bool,
+        *,
+        journal: bool = True,
+        heard: float | None = None,
+    ) -> None:
+        """A table's Last Will: its connection was lost. ``outage``: the broker was just
+        back, so the outage itself may be why (shown as unknown, not offline, a while)."""
+        if journal:
+            self.store.journal(at, "TableLost", "pit view", {"site": site, "table": table})
+        self._add(
+            {
+                "id": f"{site}/{table}/lost@{at}",
+                "at": at,
+                "site": site,
+                "table": table,
+                "kind": "TableLost",
+                "words": ALARM_WORDS["TableLost"],
+                "severity": "lost",
+                "rule": "",
+                "message": "connection lost during the broker outage"
+                if outage
+                else "connection lost (its Last Will): a crash, power or network",
+                "outage": outage,
+                "heard": heard,  # the pit's monotonic clock when the Will came
+            }
+        )
+        if outage:  # not an alarm to sound: most tables are back within seconds
+            self.outage(self.entries[f"{site}/{table}/lost@{at}"])
+
+    def outage(self, entry: dict[str, Any]) -> None:
+        """A table lost because the broker went away, not the table."""
+        entry["outage"], entry["alert"] = True, False
+        entry["message"] = "connection lost during the broker outage"
+
+    def lost_entry(self, site: str, table: str) -> dict[str, Any] | None:
+        for entry in reversed(self.entries.values()):
+            if entry["site"] == site and entry["table"] == table and entry["kind"] == (
+                "TableLost"
+            ):  # fmt: skip
+                return entry
+        return None
+
+    def table_back(self, site: str, table: str, at: str, *, journal: bool = False) -> None:
+        entry = self.lost_entry(site, table)
+        if entry is not None and entry["cleared"] is None:
+            if journal:
+                self.store.journal(at, "TableBack", "pit view", {"site": site, "table": table})
+            entry["cleared"] = {"by": "", "at": at, "how": "the table is back online"}
+
+    def acknowledge(self, alarm_id: str, by: str, at: str) -> bool:
+        entry = self.entries.get(alarm_id)
+        if entry is None or entry["acked"] is not None:
+            return False
+        what = {"alarm": alarm_id, "table": entry["table"], "what": entry["words"]}
+        self.store.journal(at, "AlarmAcknowledged", by, what)
+        entry["acked"] = {"by": by, "at": at}
+        return True
+
+    def newest(self, limit: int = 200, settling: float | None = None) -> list[dict[str, Any]]:
+        """The newest entries first. ``settling``: a table lost after this (the pit's
+        monotonic clock) is no alert yet (`Floor.WILL_SETTLE`)."""
+        shown = []
+        for entry in reversed(list(self.entries.values())[-limit:]):
+            item = {k: v for k, v in entry.items() if k != "heard"}
+            heard = entry.get("heard")
+            if settling is not None and heard is not None and heard > settling:
+                item["alert"] = False
+            shown.append(item)
+        return shown

@@ -1,0 +1,213 @@
+"""The pit's own store: one SQLite file the floor view keeps across its restarts (issue 19).
+
+What it keeps, and why:
+
+- ``meta``: the shift's start (set by the pit manager), and the view's MQTT client id. The
+  id is stable so the broker keeps the view's persistent session (``clean_session =
+  false``, QoS 1) while the view is down, and hands it the table rows published meanwhile.
+- ``rows``: the journal rows the shift figures and the alarm log are made of, as the tables
+  published them on their ``event`` topics (settlements, violations, holds cleared, device
+  and controller alarms, sign-ins, starts), each once (keyed by the row's hash: a row sent
+  twice after a cut is stored once).
+- ``tables``: the last status each table said and since when (a view restarted knows that
+  bj-04 has been offline since 21:04, not just that it is offline).
+- ``pit_journal``: the pit's own append-only log, each entry chained to the one before by
+  SHA-256: who set the shift's start and when, who acknowledged which alarm. What the pit
+  manager did is journaled here, at the pit, not at the tables.
+
+If the file is lost the view starts a new one: the tables' current state comes back at
+once from the broker's retained ``state`` and ``status`` topics; rows published while no
+view was subscribed are not on the broker (events are not retained), so the shift's
+figures restart from the view's start (docs/mqtt.md, "The floor view").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+from controller.errors import TableError
+
+# the journal rows the pit keeps (the others only move the floor's clocks)
+KEPT_KINDS = frozenset(
+    {
+        "RoundSettled",
+        "HandSettled",
+        "Violation",
+        "HoldCleared",
+        "DeviceLost",
+        "DeviceRestored",
+        "DeviceFault",
+        "ControllerFault",
+        "JournalBroken",
+        "DealerSignedIn",
+        "DealerSignedOut",
+        "TableStarted",
+        "JournalReopened",
+    }
+)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS rows (
+    hash TEXT PRIMARY KEY, site TEXT NOT NULL, tbl TEXT NOT NULL, seq INTEGER NOT NULL,
+    wall TEXT NOT NULL, round INTEGER, kind TEXT NOT NULL, actor TEXT,
+    payload TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS rows_wall ON rows (wall);
+CREATE TABLE IF NOT EXISTS tables (
+    site TEXT NOT NULL, tbl TEXT NOT NULL, game TEXT NOT NULL, status TEXT NOT NULL,
+    reason TEXT NOT NULL, since TEXT NOT NULL, PRIMARY KEY (site, tbl));
+CREATE TABLE IF NOT EXISTS pit_journal (
+    id INTEGER PRIMARY KEY, at TEXT NOT NULL, kind TEXT NOT NULL, who TEXT NOT NULL,
+    what TEXT NOT NULL, hash TEXT NOT NULL);
+"""
+
+
+class PitStoreError(TableError, OSError):
+    """The pit's store cannot be opened or written."""
+
+
+class PitStore:
+    """Thread-safe (paho's thread writes rows, the web thread reads and journals)."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")  # the manager's acknowledgements
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as exc:
+            raise PitStoreError(f"the pit store {path} cannot be opened: {exc}") from exc
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # --- meta ---------------------------------------------------------------------------
+
+    def get(self, key: str) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def put(self, key: str, value: str) -> None:
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def client_id(self) -> str:
+        """The view's MQTT client id, made once per store (its persistent session)."""
+        known = self.get("client_id")
+        if known is None:
+            known = f"tablectl-pit-{secrets.token_hex(4)}"
+            self.put("client_id", known)
+        return known
+
+    # --- rows and tables ----------------------------------------------------------------
+
+    def add_row(self, site: str, table: str, body: dict[str, Any]) -> bool:
+        """Keep one published journal row of a kept kind; False if already kept."""
+        digest = body.get("hash")
+        if body.get("kind") not in KEPT_KINDS or not isinstance(digest, str) or not digest:
+            return False
+        values = (
+            digest,
+            site,
+            table,
+            int(body.get("seq") or 0),
+            str(body.get("wall") or ""),
+            body.get("round"),
+            str(body["kind"]),
+            body.get("actor"),
+            json.dumps(body.get("payload") or {}),
+        )
+        with self._lock:
+            cursor = self._db.execute(
+                "INSERT OR IGNORE INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", values
+            )
+        return cursor.rowcount == 1
+
+    def rows(self, since: str, kinds: frozenset[str] = KEPT_KINDS) -> list[dict[str, Any]]:
+        """The kept rows with a wall clock at or after ``since`` (ISO), oldest first."""
+        with self._lock:
+            found = self._db.execute(
+                "SELECT site, tbl, seq, wall, round, kind, actor, payload FROM rows "
+                "WHERE wall >= ? ORDER BY wall, seq",
+                (since,),
+            ).fetchall()
+        return [
+            {
+                "site": site,
+                "table": tbl,
+                "seq": seq,
+                "wall": wall,
+                "round": round_,
+                "kind": kind,
+                "actor": actor,
+                "payload": json.loads(payload),
+            }
+            for site, tbl, seq, wall, round_, kind, actor, payload in found
+            if kind in kinds
+        ]
+
+    def set_status(
+        self, site: str, table: str, game: str, status: str, reason: str, since: str
+    ) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO tables VALUES (?, ?, ?, ?, ?, ?)",
+                (site, table, game, status, reason, since),
+            )
+
+    def statuses(self) -> list[tuple[str, str, str, str, str, str]]:
+        """(site, table, game, status, reason, since) of every table the pit has seen."""
+        with self._lock:
+            rows = self._db.execute("SELECT * FROM tables ORDER BY site, tbl").fetchall()
+        return [tuple(str(v) for v in row) for row in rows]  # type: ignore[misc]
+
+    # --- the pit's own journal ----------------------------------------------------------
+
+    def journal(self, at: str, kind: str, who: str, what: dict[str, Any]) -> int:
+        """Append an entry (``ShiftStarted``, ``AlarmAcknowledged``) chained to the last."""
+        text = json.dumps(what, sort_keys=True)
+        with self._lock:
+            last = self._db.execute(
+                "SELECT hash FROM pit_journal ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+            previous = last[0] if last else ""
+            digest = hashlib.sha256(
+                "\x1f".join((previous, at, kind, who, text)).encode()
+            ).hexdigest()
+            cursor = self._db.execute(
+                "INSERT INTO pit_journal (at, kind, who, what, hash) VALUES (?, ?, ?, ?, ?)",
+                (at, kind, who, text, digest),
+            )
+        return int(cursor.lastrowid or 0)
+
+    def journal_entries(self, kind: str | None = None) -> list[dict[str, Any]]:
+        with self._lock:
+            found = self._db.execute(
+                "SELECT id, at, kind, who, what, hash FROM pit_journal ORDER BY id"
+            ).fetchall()
+        return [
+            {"id": i, "at": at, "kind": k, "who": who, "what": json.loads(what), "hash": h}
+            for i, at, k, who, what, h in found
+            if kind is None or k == kind
+        ]
+
+    def verify_journal(self) -> bool:
+        """Whether every entry of the pit's journal chains to the one before."""
+        previous = ""
+        for entry in self.journal_entries():
+            text = json.dumps(entry["what"], sort_keys=True)
+            joined = "\x1f".join((previous, entry["at"], entry["kind"], entry["who"], text))
+            if hashlib.sha256(joined.encode()).hexdigest() != entry["hash"]:
+                return False
+            previous = entry["hash"]
+        return True

@@ -1,0 +1,82 @@
+"""The shift survives a restart of the pit view (issue 19): its start (set by the pit manager
+on the page), the rows its figures come from, and the rows published while the view was
+down (its persistent MQTT session) are all there after it starts again on the same store.
+With the store lost, the tables come back from the broker's retained state, and the figures
+start again: what cannot be rebuilt from the broker (docs/mqtt.md)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from pit_helpers import Broker, DemoTable, write_config
+from pit_scene import journal_figures
+
+from controller.app.pit_view import PitView
+
+TABLE = "bj-21"
+
+
+def rounds_of(view: PitView) -> int:
+    got = {f["key"]: f for f in view.figures()["tables"]}
+    return int(got.get(TABLE, {}).get("rounds", 0))
+
+
+def test_the_shift_survives_a_restart_of_the_pit_view(
+    tmp_path: Path, broker: Broker, browser: Any
+) -> None:
+    store = tmp_path / "pit.sqlite"
+    config = write_config(tmp_path, "blackjack", TABLE, broker.url, keepalive=3)
+    table = DemoTable(config, tmp_path / f"{TABLE}.sqlite", pace=0.1)
+    view = PitView(broker.url, port=0, store=store).start()
+    try:
+        assert view.floor.wait_for(
+            lambda f: any(t["table"] == TABLE and t["shown"] == "dealing" for t in f), 60
+        )
+        page = browser.new_page()
+        try:
+            page.goto(view.url + "/")
+            page.fill("#manager", "Anna Reid")
+            page.click("#shift-set")  # no time given: the shift starts now
+            page.wait_for_function(
+                "document.getElementById('shift').textContent.includes('set by Anna Reid')"
+            )
+            assert re.search(r"Shift from \d\d:\d\d:\d\d", page.inner_text("#shift"))
+        finally:
+            page.close()
+        start = view.floor.shift_start
+        (entry,) = view.store.journal_entries("ShiftStarted")
+        assert entry["who"] == "Anna Reid" and entry["what"]["start"] == start
+        assert view.floor.wait_for(lambda _: rounds_of(view) >= 2, 60)
+        view.close()
+
+        assert table.wait_actions(40), table.output()  # the table deals on, the view is away
+        view = PitView(broker.url, port=0, store=store).start()
+        assert view.floor.shift_start == start
+        assert view.store.get("shift_by") == "Anna Reid"
+        table.stop()
+        expected = journal_figures(tmp_path / f"{TABLE}.sqlite", start)
+
+        def agree(_: Any) -> bool:
+            got = {f["key"]: f for f in view.figures()["tables"]}.get(TABLE, {})
+            return (got.get("rounds"), got.get("drop"), got.get("win")) == expected
+
+        assert view.floor.wait_for(agree, 30), (view.figures()["tables"], expected)
+        view.close()
+
+        store.unlink()  # the store lost: the tables from the broker's retained topics
+        for extra in ("-wal", "-shm"):
+            Path(f"{store}{extra}").unlink(missing_ok=True)
+        view = PitView(broker.url, port=0, store=store).start()
+        assert view.floor.wait_for(
+            lambda f: any(t["table"] == TABLE and t["shown"] == "closed" and t["round"] for t in f),
+            30,
+        )
+        (shown,) = view.floor.snapshot()
+        assert shown["game"] == "blackjack" and shown["round"] >= 2
+        assert shown["limits"] == [2, 100] and shown["state_words"]  # its retained state
+        assert view.floor.shift_start > start and rounds_of(view) == 0  # not rebuilt
+    finally:
+        table.stop()
+        view.close()
