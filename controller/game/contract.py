@@ -21,7 +21,7 @@ the game's own verify step), and the scripted dealer the demo drives it with.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, TypeAlias
 
 from controller.ports import Command, DeviceNeeds, Event
@@ -34,7 +34,7 @@ class Record(Protocol):
 
 
 Output: TypeAlias = Record | Command
-Step: TypeAlias = list[Any]  # Output items, in the order they happened
+Step: TypeAlias = Sequence[Output]  # what one event produced, in the order it happened
 
 
 class Game(Protocol):

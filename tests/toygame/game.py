@@ -10,7 +10,7 @@ from typing import Any
 
 from controller.cards import Card
 from controller.errors import IllegalAction
-from controller.game import GameSpec, Step
+from controller.game import GameSpec, Output, Step
 from controller.ports import (
     ButtonPressed,
     CardDrawn,
@@ -83,7 +83,7 @@ class ToyGame:
             self.hold = ToyViolation("toy 2", "a card outside a round", str(card))
             return [self.hold, LockShoe(), SetLamp(Lamp.HOLD, LampPattern.FLASH)]
         self.cards.append(card)
-        out: Step = [ToyCardSeen(str(card), len(self.cards))]
+        out: list[Output] = [ToyCardSeen(str(card), len(self.cards))]
         if len(self.cards) == self.rules.cards_per_round:
             high = max(self.cards, key=lambda c: (c.rank, c.suit))
             self.dealing = False
