@@ -358,7 +358,12 @@ class Floor:
     def alarms(self) -> list[dict[str, Any]]:
         """The alarm log, newest first (a table lost only now is not an alert yet)."""
         with self.changed:
-            return self.log.newest(settling=self.clock() - self.WILL_SETTLE)
+            items = self.log.newest(settling=self.clock() - self.WILL_SETTLE)
+            settled = self.broker_up and not self._in_outage_grace()
+        for item in items:  # lost in the outage and not back after the grace: an alarm now
+            if item["kind"] == "TableLost" and item.get("outage") and not item["cleared"]:
+                item["alert"] = settled
+        return items
 
     def snapshot(self, quiet_after: float = 60.0) -> list[dict[str, Any]]:
         now = self.clock()

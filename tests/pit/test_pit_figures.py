@@ -8,6 +8,8 @@ import datetime
 import io
 import json
 import sqlite3
+import urllib.error
+import urllib.request
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,7 @@ import pytest
 from controller.app.pit_figures import figures_csv, series, shift_figures, svg_chart
 from controller.app.pit_floor import Floor
 from controller.app.pit_store import PitStore
-from controller.app.pit_view import load_floor_file
+from controller.app.pit_view import PitView, load_floor_file
 from controller.app.pit_words import STATE_WORDS, decision_words, state_words
 from controller.blackjack.machine import STATES as BLACKJACK_STATES
 from controller.errors import ConfigError
@@ -156,3 +158,33 @@ def test_acknowledgements_and_the_shift_survive_a_new_floor_on_the_same_store(
     (kept,) = again.alarms()
     assert kept["acked"]["by"] == "Anna" and kept["rule"] == "9.3"
     store.close()
+
+
+def _post(url: str, body: bytes, headers: dict[str, str]) -> int:
+    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+
+
+def test_the_managers_posts_take_json_from_the_page_with_a_name(tmp_path: Path) -> None:
+    view = PitView("mqtt://127.0.0.1:9", port=0, store=tmp_path / "pit.sqlite").start()
+    try:
+        url = view.url + "/api/shift"
+        good = {"Content-Type": "application/json"}
+        body = json.dumps({"start": "now", "by": "Anna"}).encode()
+        assert _post(url, body, {**good, "Origin": "http://evil.example"}) == 403
+        assert _post(url, body, {"Content-Type": "text/plain"}) == 415
+        assert _post(url, json.dumps({"start": "now"}).encode(), good) == 400  # who?
+        future = json.dumps({"start": "2999-01-01T00:00:00+00:00", "by": "Anna"}).encode()
+        assert _post(url, future, good) == 400
+        naive = json.dumps({"start": "2026-01-01T00:00:00", "by": "Anna"}).encode()
+        assert _post(url, naive, good) == 400  # a time with no offset is ambiguous
+        assert _post(url, body, {**good, "Origin": view.url}) == 200
+        assert view.store.journal_entries("ShiftStarted")[0]["who"] == "Anna"
+        ack = json.dumps({"id": "no such alarm", "by": "Anna"}).encode()
+        assert _post(view.url + "/api/ack", ack, good) == 409
+    finally:
+        view.close()

@@ -211,3 +211,5 @@ def test_the_wills_a_broker_sends_as_it_shuts_down_are_the_outages() -> None:
     assert "not back yet after the broker outage" in shown["bj-02"]["why"]
     now[0] += 20
     assert by_table(floor.snapshot())["bj-02"]["shown"] == "offline"
+    alerts = {a["table"]: a["alert"] for a in floor.alarms()}
+    assert alerts == {"bj-01": False, "bj-02": True}  # not back after the grace: an alarm

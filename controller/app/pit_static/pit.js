@@ -142,7 +142,9 @@ function updateRow(row, t) {
   const hold = [];
   if (t.journal_alarm) hold.push(el("span", "journal-alarm", "JOURNAL " + t.journal_alarm));
   if (t.hold) {
-    hold.push(el("span", "hold-text", "HOLD " + t.hold));
+    const text = el("span", "hold-text", "HOLD " + t.hold);
+    text.title = "HOLD " + t.hold;
+    hold.push(text);
     if (t.hold_since) hold.push(line("sub", "since " + clock(t.hold_since) + " (" + ago(t.hold_since) + ")"));
   }
   if (!hold.length) hold.push(line("muted", "\u2014"));
