@@ -30,6 +30,10 @@ class DeviceRefused(TableError, RuntimeError):
 
 
 class SimulatedDevice:
+    session_type: type[Session] = Session
+    """The protocol session its firmware runs (the broken shoes of the conformance tests
+    swap in one with a deliberate fault: sim_hardware/broken_shoes.py)."""
+
     def __init__(
         self,
         link: Link,
@@ -47,7 +51,7 @@ class SimulatedDevice:
         self.rng = rng or random.Random(0)
         self.link = link
         self.clock = clock
-        self.session = Session(
+        self.session = self.session_type(
             kind,
             serial_number,
             firmware,

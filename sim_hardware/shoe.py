@@ -65,6 +65,10 @@ class SimulatedShoe(SimulatedDevice):
                 cut_card_at if cut_card_at is not None else max(1, len(self._cards) * 3 // 4)
             )
 
+    def _send_card(self, card: Card, device_ms: int) -> None:
+        """CARD_DRAWN for ``card`` (the lock held)."""
+        self.session.send(m.CardDrawn(0, str(card), device_ms))
+
     def _status(self) -> m.ShoeStatus:
         """SHOE_STATUS reports levels (docs/protocol.md): the cutting card stays seen from
         its passage until the shoe is loaded again."""
@@ -103,7 +107,7 @@ class SimulatedShoe(SimulatedDevice):
             card = self._cards[self._next]
             self._next += 1
             device_ms = int(self.clock() * 1000) & 0xFFFFFFFF
-            self.session.send(m.CardDrawn(0, str(card), device_ms))
+            self._send_card(card, device_ms)
             if self._next == len(self._cards):
                 self.session.send(self._status())
             self._flush()

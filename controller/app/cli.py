@@ -39,6 +39,10 @@ COMMANDS = {
     "shoe-monitor": ("controller.app.shoe_monitor", "watch a shoe's line: cards, status, faults"),
     "rfid-monitor": ("controller.app.rfid_monitor", "watch an RFID reader: tags and cards"),
     "deck": ("controller.app.deck_cli", "enrol a deck of tagged cards, or check one"),
+    "shoe-conformance": (
+        "controller.app.shoe_conformance",
+        "check a shoe's firmware against docs/protocol.md, case by case",
+    ),
     "io-test": ("controller.app.io_test", "check a table's GPIO wiring input by input"),
     "simulate": ("controller.app.simulate", "play many rounds through the rules, fast"),
 }
