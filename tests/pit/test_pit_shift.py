@@ -238,6 +238,24 @@ def test_a_shift_on_the_floor_page(tmp_path: Path, browser: Any) -> None:
             )
             spark = page.locator(f'#tables tr[data-table="{DRIVEN}"] img.spark')
             assert spark.evaluate("(i) => i.complete && i.naturalWidth > 0")
+            page.click(f'#tables tr[data-table="{DRIVEN}"] td.c-state')  # its own charts
+            page.wait_for_function(
+                f"document.getElementById('charts-title').textContent === '{DRIVEN} over the shift'"
+            )
+            for chart in ("chart-win", "chart-rounds"):
+                assert f"table={DRIVEN}" in str(page.get_attribute(f"#{chart}", "src"))
+            page.wait_for_function(
+                "['chart-win', 'chart-rounds'].every((id) => "
+                "document.getElementById(id).complete && "
+                "document.getElementById(id).naturalWidth > 0)"
+            )
+            assert (
+                page.locator(f'#fig-tables tr[data-key="{DRIVEN}"]').inner_text().startswith(DRIVEN)
+            )
+            page.click("#charts-floor")
+            page.wait_for_function(
+                "document.getElementById('charts-title').textContent === 'Floor over the shift'"
+            )
         finally:
             page.close()
 

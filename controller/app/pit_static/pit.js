@@ -15,7 +15,8 @@ let floor = null;
 let soundOn = true;
 let audio = null;
 const heard = new Set(); // alert ids the sound has been played for
-let chartVersion = -1;
+let chartVersion = "";
+let selected = null; // the table whose charts are shown (a click on its row or tile)
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -81,9 +82,15 @@ const rows = new Map();
 const tiles = new Map();
 const alarmItems = new Map();
 
+function choose(id) {
+  selected = selected === id ? null : id;
+  if (floor) render(floor);
+}
+
 function makeRow(t) {
   const row = el("tr");
   row.dataset.table = t.table;
+  row.addEventListener("click", (e) => { if (!e.target.closest("button")) choose(t.table); });
   const names = ["table", "game", "dealer", "presence", "state", "card", "hold", "rounds num",
     "win num", "trend"];
   row.cells_ = {};
@@ -152,7 +159,7 @@ function updateRow(row, t) {
   const f = t.figures || {};
   fill(c.rounds, [String(f.rounds || 0), line("sub", f.rounds_per_hour ? rate(f.rounds_per_hour) + "/h" : "")]);
   const win = el("span", f.win < 0 ? "neg" : f.win > 0 ? "pos" : "", money(f.win || 0));
-  fill(c.win, [win, line("sub", f.hold_pct !== null && f.hold_pct !== undefined ? "hold " + pct(f.hold_pct) : "")]);
+  fill(c.win, [win, line("sub", f.hold_pct !== null && f.hold_pct !== undefined ? pct(f.hold_pct) : "")]);
   const src = "/chart/win.svg?w=120&h=30&table=" + encodeURIComponent(t.table) + "&v=" + floor.chart_version;
   if (row.img_.dataset.src !== src) { row.img_.dataset.src = src; row.img_.src = src; }
 }
@@ -226,7 +233,11 @@ function renderMap(tables) {
       box.appendChild(el("h3", "", area.name));
       const grid = el("div", "tiles");
       for (const id of area.tables) {
-        const tile = tiles.get(id) || el("div", "tile");
+        let tile = tiles.get(id);
+        if (!tile) {
+          tile = el("div", "tile");
+          tile.addEventListener("click", () => choose(id));
+        }
         tile.dataset.table = id;
         tiles.set(id, tile);
         grid.appendChild(tile);
@@ -326,7 +337,7 @@ function figureTable(id, caption, items, label) {
     const name = GAMES[f.key] || (f.name ? f.name + " (" + f.key + ")" : f.key);
     const holds = Object.entries(f.holds_by_rule).map(([r, n]) => "rule " + r + " \u00d7" + n).join(", ");
     const cells = [name, String(f.rounds), rate(f.rounds_per_hour),
-      String(f.drop), money(f.win), pct(f.hold_pct), f.holds ? f.holds + " (" + holds + ")" : "0"];
+      String(f.drop), money(f.win), pct(f.hold_pct), f.holds ? holds : "0"];
     cells.forEach((text, i) => row.appendChild(el("td", i ? "num" : "", text)));
     table.appendChild(row);
   }
@@ -357,18 +368,27 @@ function render(data) {
   renderList(tables);
   renderAlarms(data.alarms || []);
   const figures = data.figures || {};
+  figureTable("fig-tables", "Per table", tables.map((t) => t.figures).filter((f) => f), "Table");
   figureTable("fig-games", "Per game", figures.games || [], "Game");
   figureTable("fig-dealers", "Per dealer", figures.dealers || [], "Dealer");
-  const total = (figures.floor || [])[0] || {};
+  const chosen = tables.find((t) => t.table === selected);
+  if (!chosen) selected = null;
+  const total = (chosen ? chosen.figures : (figures.floor || [])[0]) || {};
+  document.getElementById("charts-title").textContent =
+    (chosen ? chosen.table : "Floor") + " over the shift";
+  document.getElementById("charts-floor").hidden = !chosen;
   const win = document.getElementById("floor-win");
   win.textContent = money(total.win || 0) + (total.hold_pct !== null && total.hold_pct !== undefined ? " · hold " + pct(total.hold_pct) : "");
   win.className = total.win < 0 ? "neg" : "pos";
   document.getElementById("floor-rph").textContent = total.rounds_per_hour ? rate(total.rounds_per_hour) + " an hour, " + total.rounds + " rounds" : "";
-  if (data.chart_version !== chartVersion || !document.getElementById("chart-win").src) {
-    chartVersion = data.chart_version;
-    document.getElementById("chart-win").src = "/chart/win.svg?w=340&h=70&v=" + chartVersion;
-    document.getElementById("chart-rounds").src = "/chart/rounds.svg?w=340&h=50&v=" + chartVersion;
+  const which = (selected ? "&table=" + encodeURIComponent(selected) : "") + "&v=" + data.chart_version;
+  if (which !== chartVersion) {
+    chartVersion = which;
+    document.getElementById("chart-win").src = "/chart/win.svg?w=340&h=70" + which;
+    document.getElementById("chart-rounds").src = "/chart/rounds.svg?w=340&h=50" + which;
   }
+  for (const [id, row] of rows) row.classList.toggle("chosen", id === selected);
+  for (const [id, tile] of tiles) tile.classList.toggle("chosen", id === selected);
 }
 
 // --- the manager's actions -------------------------------------------------------------
@@ -424,6 +444,7 @@ function connect() {
 
 document.getElementById("manager").value = localStorage.getItem("pit-manager") || "";
 document.getElementById("shift-set").addEventListener("click", startShift);
+document.getElementById("charts-floor").addEventListener("click", () => choose(null));
 document.getElementById("sound").addEventListener("click", (e) => {
   soundOn = !soundOn;
   e.target.textContent = soundOn ? "Sound on" : "Sound off";
