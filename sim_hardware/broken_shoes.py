@@ -100,32 +100,12 @@ class _Shoe(SimulatedShoe):
         super().__init__(*args, **{**self.defaults, **kw})
 
 
-class OneHelloShoe(_Shoe):
-    session_type = _OneHelloSession
-
-
-class NoResendShoe(_Shoe):
-    session_type = _NoResendSession
-
-
-class NoNakShoe(_Shoe):
-    session_type = _NoNakSession
-
-
-class WholeReadsShoe(_Shoe):
-    session_type = _WholeReadsSession
-
-
-class NoGapCheckShoe(_Shoe):
-    session_type = _NoGapCheckSession
-
-
-class KeepsNumberingShoe(_Shoe):
-    session_type = _KeepsNumberingSession
-
-
-class DeafAfterSilenceShoe(_Shoe):
-    session_type = _DeafAfterSilenceSession
+def _shoe_running(session: type[Session]) -> type[SimulatedShoe]:
+    """The simulated shoe, its firmware running ``session`` (a session with one fault)."""
+    name = session.__name__.strip("_").removesuffix("Session") + "Shoe"
+    shoe: type[SimulatedShoe] = type(name, (_Shoe,), {"session_type": session})
+    shoe.__doc__ = session.__doc__
+    return shoe
 
 
 class SlowHeartbeatShoe(_Shoe):
@@ -160,15 +140,15 @@ class SilentGateShoe(_Shoe):
 
 
 BROKEN_SHOES: dict[str, type[SimulatedShoe]] = {
-    "handshake": OneHelloShoe,
+    "handshake": _shoe_running(_OneHelloSession),
     "vectors": UpperCaseCardShoe,
     "heartbeat": SlowHeartbeatShoe,
     "gate": SilentGateShoe,
-    "ack-resend": NoResendShoe,
-    "bad-crc": NoNakShoe,
-    "split-joined": WholeReadsShoe,
-    "sequence": NoGapCheckShoe,
-    "heartbeat-loss": DeafAfterSilenceShoe,
-    "boot-id": KeepsNumberingShoe,
+    "ack-resend": _shoe_running(_NoResendSession),
+    "bad-crc": _shoe_running(_NoNakSession),
+    "split-joined": _shoe_running(_WholeReadsSession),
+    "sequence": _shoe_running(_NoGapCheckSession),
+    "heartbeat-loss": _shoe_running(_DeafAfterSilenceSession),
+    "boot-id": _shoe_running(_KeepsNumberingSession),
 }
 """The case of `controller.app.shoe_conformance` each broken shoe fails."""

@@ -46,9 +46,15 @@ class Table:
             self.hands, self.client.state, random.Random(SEED), insurance_sensors=False
         )
         self.state: dict[str, Any] = {}
+        self.rows: list[Entry] = []
 
-    def start(self) -> None:
+    def __enter__(self) -> Table:
+        """Start the controller; on the way out stop it and read its journal (`rows`)."""
         self.state = self.controller.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.rows = self.journal()
 
     def step(self) -> str:
         seen = self.state.get("journal_seq", 0)
@@ -85,7 +91,7 @@ def shoe(tmp_path: Path) -> Iterator[SimulatedRfidShoe]:
 
 
 def held(state: dict[str, Any]) -> bool:
-    return state.get("view", {}).get("state") == "hold"
+    return bool(state.get("view", {}).get("state") == "hold")
 
 
 def violations(rows: list[Entry]) -> list[dict[str, Any]]:
@@ -93,7 +99,7 @@ def violations(rows: list[Entry]) -> list[dict[str, Any]]:
 
 
 def dealing(state: dict[str, Any]) -> bool:
-    return state.get("view", {}).get("state") in ("initial_deal", "boxes_acting")
+    return bool(state.get("view", {}).get("state") in ("initial_deal", "boxes_acting"))
 
 
 def deal_until(table: Table, check: Callable[[dict[str, Any]], bool], steps: int = 200) -> None:
@@ -108,13 +114,10 @@ def deal_until(table: Table, check: Callable[[dict[str, Any]], bool], steps: int
 def test_whole_rounds_from_a_simulated_rdm6300_through_tablectl_run_to_the_journal(
     tmp_path: Path, shoe: SimulatedRfidShoe
 ) -> None:
-    table = Table(tmp_path, shoe)
-    table.start()
-    try:
+    with Table(tmp_path, shoe) as table:
         while table.dealer.rounds_finished < 2:
             table.step()
-    finally:
-        rows = table.journal()
+    rows = table.rows
     drawn = [row.payload for row in rows if row.kind == "CardDrawn" and row.source == "shoe"]
     burned = [row.payload for row in rows if row.kind == "CardBurned"]
     # every card slid past the reader (eight frames each) is one row, with its own tag
@@ -132,14 +135,11 @@ def test_whole_rounds_from_a_simulated_rdm6300_through_tablectl_run_to_the_journ
 def test_an_unknown_tag_holds_the_table_naming_the_tag(
     tmp_path: Path, shoe: SimulatedRfidShoe
 ) -> None:
-    table = Table(tmp_path, shoe)
-    table.start()
-    try:
+    with Table(tmp_path, shoe) as table:
         deal_until(table, dealing)
         shoe.present(STRANGER)
         table.wait_for(held)
-    finally:
-        rows = table.journal()
+    rows = table.rows
     faults = [r.payload for r in rows if r.kind == "DeviceFault"]
     assert [(f["fault"], f["detail"]) for f in faults] == [("unknown-tag", STRANGER)]
     (violation,) = violations(rows)
@@ -151,17 +151,14 @@ def test_an_unknown_tag_holds_the_table_naming_the_tag(
 def test_a_card_read_again_since_the_shuffle_is_a_duplicate(
     tmp_path: Path, shoe: SimulatedRfidShoe
 ) -> None:
-    table = Table(tmp_path, shoe, window_ms=100)
-    table.start()
-    try:
+    with Table(tmp_path, shoe, window_ms=100) as table:
         deal_until(table, dealing)
         deal_until(table, lambda state: len(shoe.drawn) >= 3)
         tag, card = shoe.drawn[-2]
         time.sleep(0.3)  # the card leaves the field for longer than the repeat window...
         shoe.present(tag)  # ...and its tag is read again: the same card out twice
         table.wait_for(held)
-    finally:
-        rows = table.journal()
+    rows = table.rows
     (violation,) = violations(rows)
     assert f"tag {tag}" in violation["message"] and violation["card"] == str(card)
     assert "already read since the shuffle" in violation["message"]
@@ -171,17 +168,14 @@ def test_a_card_read_again_since_the_shuffle_is_a_duplicate(
 def test_a_reader_pulled_mid_deal_holds_the_table_and_says_cards_may_be_unseen(
     tmp_path: Path, shoe: SimulatedRfidShoe
 ) -> None:
-    table = Table(tmp_path, shoe)
-    table.start()
-    try:
+    with Table(tmp_path, shoe) as table:
         deal_until(table, dealing)
         shoe.unplug()
         state = table.wait_for(held)
         assert state["devices"]["shoe"].startswith("LOST")
         shoe.replug()
         table.wait_for(lambda state: state["devices"].get("shoe") == "ok")
-    finally:
-        rows = table.journal()
+    rows = table.rows
     lost = [r.payload for r in rows if r.kind == "DeviceLost"]
     assert len(lost) == 1 and lost[0]["resends"] is False
     assert sum(r.kind == "DeviceRestored" for r in rows) == 1
