@@ -234,8 +234,8 @@ class Floor:
             seen.restarted_at = str(body.get("wall", ""))
             seen.replayed = int(payload.get("replayed_events") or 0)
         added = self.store.add_row(seen.site, seen.table, body)
-        if self.log.take(seen.site, seen.table, body, added):
-            self.rows_version += 1
+        if self.log.take(seen.site, seen.table, body, added) or added:
+            self.rows_version += 1  # the figures and charts are worked out again
         if body.get("severity") or kind in ("Violation", "HoldCleared", "DeviceLost"):
             payload = body.get("payload") or {}
             item = {

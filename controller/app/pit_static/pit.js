@@ -160,7 +160,7 @@ function updateRow(row, t) {
   fill(c.rounds, [String(f.rounds || 0), line("sub", f.rounds_per_hour ? rate(f.rounds_per_hour) + "/h" : "")]);
   const win = el("span", f.win < 0 ? "neg" : f.win > 0 ? "pos" : "", money(f.win || 0));
   fill(c.win, [win, line("sub", f.hold_pct !== null && f.hold_pct !== undefined ? pct(f.hold_pct) : "")]);
-  const src = "/chart/win.svg?w=120&h=30&table=" + encodeURIComponent(t.table) + "&v=" + floor.chart_version;
+  const src = "/chart/win.svg?w=120&h=30&table=" + encodeURIComponent(t.table) + "&v=" + (f.rounds || 0) + "." + (f.win || 0) + "." + encodeURIComponent(floor.shift.start);
   if (row.img_.dataset.src !== src) { row.img_.dataset.src = src; row.img_.src = src; }
 }
 
