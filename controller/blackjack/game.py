@@ -101,7 +101,7 @@ class BlackjackGame:
     def view(self) -> dict[str, Any]:
         view: dict[str, Any] = to_jsonable(snapshot(self.table))
         view["decisions"] = list(_OFFERED)
-        return view
+        return SPEC.view_facts(view)
 
 
 SPEC = GameSpec(
@@ -120,4 +120,5 @@ SPEC = GameSpec(
     private_cards=False,  # all face up, no hole card
     round_end="RoundSettled",
     sim_dealer="sim_hardware.dealer:BlackjackDealer",
+    renderer="blackjack",
 )

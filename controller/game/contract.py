@@ -72,7 +72,10 @@ class GameSpec:
     - ``private_cards``: players' cards are private (the pit withholds them);
     - ``round_end``: the record kind that ends a round (the pit's hand-end marker);
     - ``sim_dealer``: ``"module:function"`` of its scripted dealer (`tablectl demo`),
-      imported only when asked for, so the rules never import the simulators.
+      imported only when asked for, so the rules never import the simulators;
+    - ``renderer``: which of the status page's drawings draws its view (``"blackjack"``,
+      ``"poker"``; any other: the view's facts as they are), and ``round_word``: what
+      the page calls a round ("round", "hand"). `view_facts` puts both in the view.
     """
 
     name: str
@@ -86,4 +89,11 @@ class GameSpec:
     private_cards: bool = False
     round_end: str | None = None
     sim_dealer: str | None = None
+    renderer: str = ""
     round_word: str = "round"
+
+    def view_facts(self, view: dict[str, Any]) -> dict[str, Any]:
+        """``view`` with what the page needs to draw it, from this spec."""
+        view["renderer"] = self.renderer
+        view["round_word"] = self.round_word
+        return view

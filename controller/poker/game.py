@@ -52,7 +52,7 @@ class PokerGame:
     def view(self) -> dict[str, Any]:
         view: dict[str, Any] = to_jsonable(status(self.table))
         view["decisions"] = list(_OFFERED)
-        return view
+        return SPEC.view_facts(view)
 
 
 SPEC = GameSpec(
@@ -83,5 +83,6 @@ SPEC = GameSpec(
     private_cards=True,  # rule 11.3(a), 11.4(c): players' hands are their own
     round_end="HandSettled",
     sim_dealer="sim_hardware.dealer:PokerDealer",
+    renderer="poker",
     round_word="hand",
 )

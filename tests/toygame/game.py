@@ -11,6 +11,7 @@ from typing import Any
 from controller.cards import Card
 from controller.errors import IllegalAction
 from controller.game import GameSpec, Output, Step
+from controller.game.records import DecisionOffer, offers
 from controller.ports import (
     ButtonPressed,
     CardDrawn,
@@ -105,7 +106,7 @@ class ToyGame:
             "state": "hold" if self.hold else "dealing" if self.dealing else "idle",
             "cards": [str(c) for c in self.cards],
             "hold": None if self.hold is None else dataclasses.asdict(self.hold),
-            "decisions": ["accept"] if self.hold else [],
+            "decisions": offers(DecisionOffer("accept", "Accept the card: play goes on")),
         }
 
 

@@ -86,7 +86,7 @@
     body.dataset.state = view.state || "";
     $("table-name").textContent = `${state.table || "table"} · ${(state.game || "").toUpperCase()}`;
     $("sim").hidden = !state.simulated;
-    $("round").textContent = `${state.game === "poker" ? "HAND" : "ROUND"} ${state.round ?? ""}`;
+    $("round").textContent = `${String(view.round_word || "round").toUpperCase()} ${state.round ?? ""}`;
     $("phase").textContent = String(view.state || "").replace(/_/g, " ").toUpperCase();
     const limits = state.limits || {};
     $("limits").textContent = `LIMITS ${money(limits.minimum)}–${money(limits.maximum)}`;
@@ -98,12 +98,18 @@
     $("hold-text").textContent = hold || "";
 
     const before = new Set(Array.from(document.querySelectorAll("#view .card[data-key]"), (el) => el.dataset.key));
-    if (state.game === "poker") {
+    // the game's view says which of the page's drawings it needs (its GameSpec's
+    // renderer); a game without one of its own is shown as its view's plain facts
+    const drawn = view.renderer || "";
+    if (drawn === "poker") {
       $("next-text").textContent = pokerNext(view);
       $("view").innerHTML = pokerView(view);
-    } else {
+    } else if (drawn === "blackjack") {
       $("next-text").textContent = view.next_action || "";
       $("view").innerHTML = blackjackView(state, view);
+    } else {
+      $("next-text").textContent = view.next_action || "";
+      $("view").innerHTML = genericView(view);
     }
     noteNewCards(before);
     $("notices").innerHTML = notices(state);
@@ -130,8 +136,8 @@
 
   function holdOf(state) {
     const view = state.view || {};
-    if (state.game === "poker") {
-      const h = view.hold;
+    if (view.renderer !== "blackjack") {
+      const h = Array.isArray(view.hold) ? view.hold[0] : view.hold;
       return h ? `${cite(h.rule)}: ${h.message}${h.card ? ` (card ${h.card})` : ""}: a supervisor must clear the table` : "";
     }
     const holds = view.hold || [];
@@ -157,6 +163,14 @@
       }
     }
     return lines.join("");
+  }
+
+  // --- a game the page has no drawing of: its view's facts, as they are ----------------
+  function genericView(view) {
+    const rows = Object.entries(view)
+      .filter(([k]) => !["renderer", "round_word", "decisions", "state"].includes(k))
+      .map(([k, v]) => `<tr><th>${esc(k.replace(/_/g, " "))}</th><td>${esc(typeof v === "string" ? v : JSON.stringify(v))}</td></tr>`);
+    return `<div class="panel"><table class="facts">${rows.join("")}</table></div>`;
   }
 
   // --- blackjack ----------------------------------------------------------------------
@@ -406,7 +420,8 @@
   }
 
   function renderConsole(state, view) {
-    const buttons = state.game === "poker" ? pokerButtons(view) : blackjackButtons(view);
+    const drawn = view.renderer || "";
+    const buttons = drawn === "poker" ? pokerButtons(view) : drawn === "blackjack" ? blackjackButtons(view) : [];
     const key = JSON.stringify(buttons.map((b) => [b.name, b.label, b.lit, b.raise ? [b.raise.seat, b.raise.raise_min, b.raise.raise_max] : 0]));
     if (key === consoleKey) return;
     consoleKey = key;
