@@ -18,7 +18,8 @@ What it keeps, and why:
 If the file is lost the view starts a new one: the tables' current state comes back at
 once from the broker's retained ``state`` and ``status`` topics; rows published while no
 view was subscribed are not on the broker (events are not retained), so the shift's
-figures restart from the view's start (docs/mqtt.md, "The floor view").
+figures restart from the view's start, unless the tables' journal exports are imported
+(`pit_import`; docs/mqtt.md, "The floor view").
 """
 
 from __future__ import annotations

@@ -44,6 +44,7 @@ from controller.app.pit import make_client, parse_broker
 from controller.app.pit_alarms import HEADS_KEPT
 from controller.app.pit_figures import figures_csv, series, shift_figures, svg_chart, when
 from controller.app.pit_floor import Floor, TableSeen, iso
+from controller.app.pit_import import import_journals
 from controller.app.pit_store import PitStore, PitStoreError
 from controller.app.webthread import WebThread
 from controller.errors import ConfigError, TableError
@@ -126,6 +127,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(default ./tablectl-pit.sqlite)",
     )
     parser.add_argument("--floor", default=None, metavar="FILE", help="the floor plan (TOML)")
+    parser.add_argument(
+        "--import-journal",
+        action="append",
+        default=[],
+        metavar="TABLE=FILE",
+        help="put a table's `tablectl journal export` (JSON lines) into the store and exit: "
+        "the figures after a lost store (repeat for more tables)",
+    )
+    parser.add_argument("--site", default="", help="the tables' site, for --import-journal")
     parser.add_argument(
         "--outage-grace",
         type=seconds,
@@ -405,6 +415,8 @@ def _aware(text: Any) -> float | None:
 
 
 def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
+    if args.import_journal:
+        return import_journals(args, out)
     try:
         password = broker_password(args)
         floor_file = Path(args.floor) if args.floor else None

@@ -18,6 +18,7 @@ import pytest
 
 from controller.app.pit_figures import figures_csv, series, shift_figures, svg_chart
 from controller.app.pit_floor import Floor
+from controller.app.pit_import import import_journal
 from controller.app.pit_store import PitStore
 from controller.app.pit_view import PitView, load_floor_file
 from controller.app.pit_words import STATE_WORDS, decision_words, state_words
@@ -188,3 +189,21 @@ def test_the_managers_posts_take_json_from_the_page_with_a_name(tmp_path: Path) 
         assert _post(view.url + "/api/ack", ack, good) == 409
     finally:
         view.close()
+
+
+def test_an_imported_poker_journal_keeps_no_card(tmp_path: Path) -> None:
+    """A journal export holds every card; what goes into the pit's store is what the
+    public topic would have carried (rule 11.3(a))."""
+    store = PitStore(tmp_path / "pit.sqlite")
+    lines = [
+        json.dumps({"seq": 1, "wall": at(1), "kind": "TableStarted", "hash": "1" * 64,
+                    "actor": None, "payload": {"game": "poker", "replayed_events": 0}}),
+        json.dumps({"seq": 2, "wall": at(2), "kind": "Violation", "hash": "2" * 64,
+                    "actor": "d01", "payload": {"rule": "11.3(b)", "card": "Qc",
+                                                "message": "Qc drawn while on HOLD"}}),
+    ]  # fmt: skip
+    assert import_journal(store, "s", "dp-01", lines) == 2
+    assert import_journal(store, "s", "dp-01", lines) == 0
+    violation = store.rows(at(0))[1]["payload"]
+    assert violation == {"rule": "11.3(b)", "card": None, "message": None}
+    store.close()

@@ -2,18 +2,22 @@
 on the page), the rows its figures come from, and the rows published while the view was
 down (its persistent MQTT session) are all there after it starts again on the same store.
 With the store lost, the tables come back from the broker's retained state, and the figures
-start again: what cannot be rebuilt from the broker (docs/mqtt.md)."""
+start again: what cannot be rebuilt from the broker (docs/mqtt.md); the table's journal
+export, imported with `tablectl pit --import-journal`, gives them back."""
 
 from __future__ import annotations
 
+import argparse
+import io
 import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
-from pit_helpers import Broker, DemoTable, write_config
+from pit_helpers import ROOT, Broker, DemoTable, tablectl, write_config
 from pit_scene import journal_figures
 
-from controller.app.pit_view import PitView
+from controller.app.pit_view import PitView, add_arguments, run
 
 TABLE = "bj-21"
 
@@ -77,6 +81,28 @@ def test_the_shift_survives_a_restart_of_the_pit_view(
         assert shown["game"] == "blackjack" and shown["round"] >= 2
         assert shown["limits"] == [2, 100] and shown["state_words"]  # its retained state
         assert view.floor.shift_start > start and rounds_of(view) == 0  # not rebuilt
+        view.close()
+
+        # the table's own journal gives the rows back: its export into the store
+        export = tmp_path / f"{TABLE}.jsonl"
+        with export.open("w") as out:
+            done = subprocess.run(
+                tablectl("journal", "export", str(tmp_path / f"{TABLE}.sqlite")),
+                cwd=ROOT,
+                stdout=out,
+                check=False,
+            )
+        assert done.returncode == 0
+        parser = argparse.ArgumentParser()
+        add_arguments(parser)
+        line = io.StringIO()
+        given = ["--broker", broker.url, "--store", str(store), "--site", shown["site"]]
+        args = parser.parse_args([*given, "--import-journal", f"{TABLE}={export}"])
+        assert run(args, out=line) == 0 and line.getvalue().startswith(f"{TABLE}: ")
+        assert run(args, out=io.StringIO()) == 0  # again: each row once
+        view = PitView(broker.url, port=0, store=store).start()
+        view.floor.set_shift(start, "Anna Reid")  # the manager sets the shift's start back
+        assert view.floor.wait_for(agree, 10), (view.figures()["tables"], expected)
     finally:
         table.stop()
         view.close()
