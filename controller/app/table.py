@@ -31,7 +31,7 @@ from controller.app.loop import JournalBroken, Stop, TableLoop
 from controller.app.preflight import preflight
 from controller.app.web import status_server
 from controller.journal import JournalCorrupt, to_jsonable
-from controller.ports import ShowLimits
+from controller.ports import DeviceLost, DeviceRestored, ShowLimits
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +130,20 @@ class RunningTable:
             self.loop.devices = self.devices.by_source
             self.loop.replay_outputs()
             self.loop.execute(ShowLimits(self.config.minimum, self.config.maximum))
+            shoe = self.devices.shoe
+            if self.loop.recovered and not shoe.resends:
+                # A reader without acknowledgement cannot send again a card the stopped
+                # controller read but had not journaled: the restart is a loss of the reader
+                # (docs/rfid.md), and the game holds if its gate was open (shoe_audit).
+                self.events.put(
+                    DeviceLost(
+                        source=shoe.name,
+                        reason="the controller restarted: a card read before it stopped "
+                        "may not be in the journal",
+                        resends=False,
+                    )
+                )
+                self.events.put(DeviceRestored(source=shoe.name))  # the reader itself is up
             for feed in self.feeds:
                 feed.start()
         except Exception:

@@ -182,3 +182,39 @@ def test_a_reader_pulled_mid_deal_holds_the_table_and_says_cards_may_be_unseen(
     (violation,) = violations(rows)
     assert "cards may have left the shoe unseen" in violation["message"]
     assert violation["by"] == "the reader shoe"
+
+
+@pytest.mark.timeout(180)
+def test_a_controller_killed_mid_deal_holds_on_restart_as_a_reader_lost_with_the_gate_open(
+    tmp_path: Path, shoe: SimulatedRfidShoe
+) -> None:
+    """A card read by the controller that was killed before it journaled it is gone (the
+    reader cannot resend): the restarted table must not deal on as if nothing passed."""
+    with Table(tmp_path, shoe) as table:
+        deal_until(table, dealing)
+        assert table.state["view"]["gate_locked"] is False
+        table.controller.kill()
+        table.state = table.controller.start()
+        table.wait_for(held)
+    rows = table.rows
+    lost = [r.payload for r in rows if r.kind == "DeviceLost"]
+    assert len(lost) == 1 and lost[0]["resends"] is False
+    assert "restarted" in lost[0]["reason"]
+    (violation,) = violations(rows)
+    assert "cards may have left the shoe unseen" in violation["message"]
+
+
+@pytest.mark.timeout(180)
+def test_a_controller_killed_with_the_gate_locked_restarts_without_a_hold(
+    tmp_path: Path, shoe: SimulatedRfidShoe
+) -> None:
+    with Table(tmp_path, shoe) as table:
+        deal_until(table, lambda state: state.get("view", {}).get("state") == "betting")
+        assert table.state["view"]["gate_locked"] is True
+        table.controller.kill()
+        table.state = table.controller.start()
+        table.wait_for(lambda state: state["devices"].get("shoe") == "ok")
+        assert not held(table.state)
+    rows = table.rows
+    assert [r.payload["resends"] for r in rows if r.kind == "DeviceLost"] == [False]
+    assert not violations(rows)
