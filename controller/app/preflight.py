@@ -180,6 +180,21 @@ def check_files(config: TableConfig, at: Where) -> None:
             raise at.error(f"{path} is not readable by this user", section, key)
 
 
+def check_shoe_decks(config: TableConfig, at: Where) -> None:
+    """An RFID shoe's deck files: one complete enrolled deck per deck of the shoe, no tag in
+    two (the same loading the table does when it opens the shoe). A simulated shoe
+    (``sim://``) enrols its own decks."""
+    if not config.shoe.rfid or config.shoe.simulated:
+        return
+    from controller.app.devices import load_shoe_decks
+    from controller.app.games import game_spec
+
+    try:
+        load_shoe_decks(config.shoe.decks, game_spec(config).decks(config.rules))
+    except ConfigError as exc:
+        raise at.error(str(exc), "shoe", "decks") from None
+
+
 CHECKS: list[Check] = [
     check_pin_hashes,
     check_lockout,
@@ -189,6 +204,7 @@ CHECKS: list[Check] = [
     check_console_secret,
     check_pit,
     check_files,
+    check_shoe_decks,
 ]
 
 

@@ -224,3 +224,21 @@ def test_pit_username_without_its_password_is_an_error() -> None:
     env = {k: v for k, v in os.environ.items() if k != "TABLECTL_PIT_PASSWORD"}
     result = tablectl("pit", "--broker", "mqtt://127.0.0.1:1", "--username", "pit", env=env)
     one_line(result, "TABLECTL_PIT_PASSWORD", "not set")
+
+
+def test_an_rfid_shoe_without_its_enrolled_decks_is_refused_by_check_and_run(
+    tmp_path: Path,
+) -> None:
+    """`[shoe] decks` must list one enrolled deck file per deck of the shoe: `config check`
+    says so at the line, as `run` does, before any device opens."""
+    text, count = re.subn(
+        r'(?m)^protocol = "tablectl".*$',
+        'protocol = "rdm6300"\ndecks = ["deck-1.toml"]',
+        EXAMPLE,
+        count=1,
+    )
+    assert count == 1
+    path = write_config(tmp_path, text)
+    at = f"{path}:{line_of(path, 'decks = [')}"
+    one_line(tablectl("config", "check", str(path)), at, "shoe.decks", "1 deck file(s)")
+    one_line(tablectl("run", "--config", str(path)), at, "shoe.decks", "1 deck file(s)")
