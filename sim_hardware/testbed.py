@@ -39,8 +39,8 @@ def write_config(
     repeat_window_ms: int = 1000,
 ) -> Path:
     """The example blackjack table, with the shoe at ``shoe_url``, the journal in
-    ``folder``, the display on ``port``, and no sensors for insurance (wagers and insurance
-    are keyed on the console). ``extra`` is appended (e.g. a [pit] section). With
+    ``folder``, the display on ``port``, and no sensors for insurance or for the layout to
+    back keyed wagers (wagers and insurance are keyed on the console). ``extra`` is appended (e.g. a [pit] section). With
     ``rfid_decks`` the shoe is an RDM6300 reader reading those enrolled decks."""
     text = (EXAMPLES / "blackjack-table.toml").read_text()
     protocol = 'protocol = "tablectl"  # docs/protocol.md'
@@ -57,6 +57,9 @@ def write_config(
         'path = "/var/lib/tablectl/bj-01.sqlite"': f'path = "{folder}/journal.sqlite"',
         "port = 8080": f"port = {port}",
         "boxes = 5\n": "boxes = 5\ninsurance_sensors = false\n",
+        # the remote hands key wagers on the console: they cannot reach the controller
+        # process's simulated sensors to put chips on a spot
+        "spot_sensors = true": "spot_sensors = false",
     }
     for old, new in replacements.items():
         if old not in text:
