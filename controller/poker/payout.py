@@ -10,12 +10,17 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from controller.errors import BalanceError, IllegalAction
-from controller.poker.pots import Pot, Split, build_pots, check_balance, take_rake
-from controller.poker.records import HandSettled, PotAward
+from controller.poker.hand import PokerHand
+from controller.poker.pots import Pot, Split, build_pots, check_balance, split_pot, take_rake
+from controller.poker.records import HandSettled, PotAward, ShowdownOrder
 from controller.poker.rules import PokerRules
 from controller.poker.seating import Positions, clockwise_from
+from controller.poker.showdown import settle_showdown
 
-__all__ = ["called_seat", "pay", "pots_and_rake"]
+__all__ = ["Awarded", "called_seat", "hand_awards", "pay", "pay_hand", "pots_and_rake"]
+
+# A hand's pots as paid: each pot's split, the chips returned uncalled, the rake, the awards.
+Awarded = tuple[Sequence[Split], Mapping[int, int], int, tuple[PotAward, ...]]
 
 
 def pots_and_rake(
@@ -73,3 +78,40 @@ def pay(
     return HandSettled(
         hand_no, sum(contributed.values()), awards, tuple(sorted(returns.items())), rake, void
     )
+
+
+def hand_awards(
+    hand: PokerHand, rules: PokerRules, positions: Positions | None, uncontested: int | None
+) -> tuple[ShowdownOrder | None, Awarded]:
+    """The end of ``hand``: the showdown's order (None when one player is left,
+    ``uncontested``), each pot's split, the chips returned uncalled, and the rake."""
+    ended_first = hand.ended_first_round
+    pots, returns, rake = pots_and_rake(hand.contributed, hand.folded, rules, ended_first)
+    if uncontested is not None:
+        splits = [split_pot(i, p.amount, [uncontested], {}, 1) for i, p in enumerate(pots)]
+        awards = [
+            PotAward(i, s.amount, (uncontested,), s.shares, None, 0, "uncontested")
+            for i, s in enumerate(splits)
+        ]
+        return None, (splits, returns, rake, tuple(awards))
+    live = hand.live()
+    called = called_seat(hand.aggressor, positions, rules.seats, live)
+    hands = {s: hand.hands[s] for s in live}
+    order, splits, awards = settle_showdown(pots, hands, called, rules.seats, rules.chip_unit)
+    return order, (splits, returns, rake, tuple(awards))
+
+
+def pay_hand(
+    stacks: dict[int, int],
+    hand: PokerHand,
+    hand_no: int,
+    awarded: Awarded,
+    void: bool = False,
+) -> HandSettled:
+    """`pay` ``hand``'s pots (``awarded``: splits, returns, rake, awards)."""
+    splits, returns, rake, awards = awarded
+    return pay(
+        stacks, hand_no=hand_no, contributed=hand.contributed,
+        stacks_at_start=hand.stacks_at_start, splits=splits, returns=returns, rake=rake,
+        awards=awards, void=void,
+    )  # fmt: skip

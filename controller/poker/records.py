@@ -8,6 +8,7 @@ game's: `controller.game.records`.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from enum import StrEnum
 from typing import Any
 
 
@@ -111,3 +112,10 @@ class HandSettled(Record):
     returned: tuple[tuple[int, int], ...]
     rake: int
     void: bool = False
+
+
+class HoldDecision(StrEnum):
+    """What a supervisor may decide when clearing a HOLD."""
+
+    ACCEPT = "accept"  # the card stands where it went (or is set aside if owed to nobody)
+    VOID_HAND = "void_hand"  # the hand is void: every chip goes back to whoever put it in

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from enum import StrEnum
 
 from controller.cards import Card
 from controller.errors import IllegalAction
@@ -24,15 +23,15 @@ from controller.game.hold import Hold
 from controller.game.records import HoldCleared, Violation
 from controller.poker.betting import BettingRound
 from controller.poker.draw import HAND_SIZE, Draw
+from controller.poker.hand import HandField, PokerHand
 from controller.poker.machine import DEAL_RULE, FACTS, Phases
-from controller.poker.payout import called_seat, pay, pots_and_rake
-from controller.poker.pots import Split, split_pot
+from controller.poker.payout import Awarded, called_seat, hand_awards, pay_hand
 from controller.poker.records import (
     CardSetAside,
     HandSettled,
     HandsRequested,
     HandStarted,
-    PotAward,
+    HoldDecision,
     Record,
 )
 from controller.poker.rules import PokerRules
@@ -43,12 +42,7 @@ from controller.poker.seating import (
     next_positions,
     post_blinds,
 )
-from controller.poker.showdown import (
-    SHOWDOWN_RULE,
-    refuse_chop,
-    settle_showdown,
-    verify_request_to_see,
-)
+from controller.poker.showdown import SHOWDOWN_RULE, refuse_chop, verify_request_to_see
 from controller.ports import (
     ButtonPressed,
     CardDrawn,
@@ -66,10 +60,11 @@ from controller.ports import (
 )
 from controller.shoe_audit import POKER_RULE, ShoeAudit, ShoeReport, reader_hold
 
+__all__ = ["HoldDecision", "Output", "PokerTable"]
+
 log = logging.getLogger(__name__)
 
 Output = Command | Record | Violation | HoldCleared | ShoeReport
-DECK_SIZE = 52
 
 
 # No card is due while players bet: the shoe's gate (where fitted) stays locked.
@@ -77,14 +72,20 @@ _BETTING_OPENS: tuple[Output, ...] = (LockShoe(), SetLamp(Lamp.BETTING_OPEN, Lam
 _BETTING_CLOSES: tuple[Output, ...] = (SetLamp(Lamp.BETTING_OPEN, LampPattern.OFF),)
 
 
-class HoldDecision(StrEnum):
-    """What a supervisor may decide when clearing a HOLD."""
-
-    ACCEPT = "accept"  # the card stands where it went (or is set aside if owed to nobody)
-    VOID_HAND = "void_hand"  # the hand is void: every chip goes back to whoever put it in
-
-
 class PokerTable:
+    # the hand's data, read-only here (renderers and tests read them on the table)
+    in_hand: HandField[list[int]] = HandField()
+    hands: HandField[dict[int, list[Card]]] = HandField()
+    unknown_kept: HandField[dict[int, int]] = HandField()
+    seen: HandField[set[Card]] = HandField()
+    contributed: HandField[dict[int, int]] = HandField()
+    folded: HandField[set[int]] = HandField()
+    all_in: HandField[set[int]] = HandField()
+    betting: HandField[BettingRound | None] = HandField()
+    draw: HandField[Draw | None] = HandField()
+    showdown_seats: HandField[tuple[int, ...]] = HandField()
+    requests: HandField[list[HandsRequested]] = HandField()
+
     def __init__(self, rules: PokerRules | None = None) -> None:
         self.rules = rules or PokerRules()
         self.stacks: dict[int, int] = {}
@@ -95,30 +96,12 @@ class PokerTable:
         self.showdown_order: Record | None = None
         self.audit = ShoeAudit(1, POKER_RULE)  # one deck, shuffled for every hand
         self._phases = Phases()  # the hand's machine, private: its triggers skip the rules
-        self._clear_hand()
+        self.hand = PokerHand()  # the hand's data (controller.poker.hand), a fresh one each hand
 
     @property
     def state(self) -> str:
         """The hand's phase (`controller.poker.machine.Phase`), read-only."""
         return self._phases.state
-
-    def _clear_hand(self) -> None:
-        self.in_hand: list[int] = []  # seats dealt in, in dealing order
-        self.hands: dict[int, list[Card]] = {}
-        self.unknown_kept: dict[int, int] = {}
-        self.seen: set[Card] = set()
-        self.contributed: dict[int, int] = {}
-        self.folded: set[int] = set()
-        self.all_in: set[int] = set()
-        self.deal_count = 0
-        self.betting: BettingRound | None = None
-        self.draw: Draw | None = None
-        self.ended_first_round = False
-        self.stacks_at_start = 0
-        self.aggressor: int | None = None
-        self._blind_bets: dict[int, int] = {}
-        self.showdown_seats: tuple[int, ...] = ()  # 11.4(c): hands in the final showdown
-        self.requests: list[HandsRequested] = []  # 11.4(c): requests to see hands
 
     # --- seats ---------------------------------------------------------------------------
 
@@ -186,7 +169,7 @@ class PokerTable:
         self.verify_start_hand()
         ended = self.audit.shoe_end()  # journaled only when a card was one too many:
         report = None if ended.reconciled else ended  # the stub is no news, and private
-        self._clear_hand()
+        hand = self.hand = PokerHand()
         occupied = {s for s, chips in self.stacks.items() if chips > 0}
         seats = self.rules.seats
         if self.positions is None or button is not None:
@@ -197,15 +180,15 @@ class PokerTable:
             self.positions = next_positions(self.positions, occupied, seats)
             self._phases.fire("move_button")
         self.hand_no += 1
-        self.stacks_at_start = sum(self.stacks.values())
+        hand.stacks_at_start = sum(self.stacks.values())
         order = clockwise_from(self.positions.button % seats + 1, seats)
-        self.in_hand = [s for s in order if s in occupied]
-        for seat in self.in_hand:
-            self.hands[seat] = []
+        hand.in_hand = [s for s in order if s in occupied]
+        for seat in hand.in_hand:
+            hand.hands[seat] = []
         posted = post_blinds(self.positions, self.rules.blinds, self.stacks, occupied)
-        self._blind_bets = dict(posted)
-        self.contributed.update(posted)
-        self.all_in.update(seat for seat, _ in posted if self.stacks[seat] == 0)
+        hand.blind_bets = dict(posted)
+        hand.contributed.update(posted)
+        hand.all_in.update(seat for seat, _ in posted if self.stacks[seat] == 0)
         self._phases.fire("post_blinds")
         return [
             *([] if report is None else [report]),
@@ -217,7 +200,7 @@ class PokerTable:
                 self.positions.button,
                 self.positions.button not in occupied,
                 tuple(posted),
-                tuple(self.in_hand),
+                tuple(hand.in_hand),
             ),
         ]
 
@@ -244,7 +227,7 @@ class PokerTable:
                 return self._violate(
                     Violation(DEAL_RULE, f"{card} dealt twice: defective deck", str(card)), card
                 )
-            self._deal(card)
+            self.hand.deal(card)
             return self._after_deal()
         if self.state == "drawing" and self.draw is not None:
             out: list[Output] = list(self.draw.card(card))
@@ -258,31 +241,18 @@ class PokerTable:
             Violation(rule, f"{card} drawn when no card is due ({self.state})", str(card)), card
         )
 
-    def _deal(self, card: Card) -> None:
-        seat = self.in_hand[self.deal_count % len(self.in_hand)]
-        self.hands[seat].append(card)  # the caller has put it in `seen`
-        self.deal_count += 1
-
     def _after_deal(self) -> list[Output]:
-        if self.deal_count < HAND_SIZE * len(self.in_hand):
+        hand = self.hand
+        if not hand.dealt:
             return []
         self._phases.fire("cards_dealt")
-        self.betting = self._open_round(self._blind_bets, "11.2(c)", None)
+        hand.betting = self._open_round(hand.blind_bets, "11.2(c)", None)
         return [*_BETTING_OPENS, *self._after_betting()]
 
     def _open_round(self, bets: dict[int, int], rule: str, opener: str | None) -> BettingRound:
         if self.positions is None:
             raise IllegalAction("11.2", "no button")
-        start = self.positions.blinds[-1] % self.rules.seats + 1
-        order = [
-            s
-            for s in clockwise_from(start, self.rules.seats)
-            if s in self.hands and s not in self.folded
-        ]
-        return BettingRound(
-            self.rules, order, self.stacks, self.contributed, self.folded, self.all_in,
-            dict(bets), rule, opener,
-        )  # fmt: skip
+        return self.hand.open_round(self.rules, self.positions, self.stacks, bets, rule, opener)
 
     # --- the betting API -----------------------------------------------------------------------
 
@@ -343,30 +313,26 @@ class PokerTable:
         return [betting.raise_(seat, amount), *self._after_betting()]
 
     def _after_betting(self) -> list[Output]:
-        betting = self.betting
+        hand = self.hand
+        betting = hand.betting
         if betting is None:
             return []
-        if len(self.in_hand) - len(self.folded) == 1:
-            live = [s for s in self.in_hand if s not in self.folded]
-            self.ended_first_round = self.state == "first_round"
+        live = hand.live()
+        if len(live) == 1:
+            hand.ended_first_round = self.state == "first_round"
             self._phases.fire("one_player_left")  # 11.2(c)(i) / 11.4(b)(i)
             return [*_BETTING_CLOSES, *self._settle(uncontested=live[0])]
         if not betting.done:
             return []
         if self.state == "first_round":
             self._phases.fire("first_round_closed")
-            self.draw = Draw(
-                [s for s in self.in_hand if s not in self.folded],
-                self.hands, self.unknown_kept, self.seen,
-                DECK_SIZE - len(self.seen), self.rules.burn_before_draw,
-            )  # fmt: skip
+            hand.draw = hand.start_draw(self.rules)
             return [*_BETTING_CLOSES, UnlockShoe(), *self._after_draw()]
-        self.aggressor = betting.aggressor
+        hand.aggressor = betting.aggressor
         self._phases.fire("final_round_closed")
-        live = [s for s in self.in_hand if s not in self.folded]
-        called = called_seat(self.aggressor, self.positions, self.rules.seats, live)
+        called = called_seat(hand.aggressor, self.positions, self.rules.seats, live)
         order = clockwise_from(called, self.rules.seats)
-        self.showdown_seats = tuple(s for s in order if s in live)
+        hand.showdown_seats = tuple(s for s in order if s in live)
         return [*_BETTING_CLOSES, *self._showdown()]
 
     # --- the draw (11.3) -----------------------------------------------------------------------
@@ -392,7 +358,7 @@ class PokerTable:
         if self.draw is None or not self.draw.done:
             return []
         self._phases.fire("draw_completed")
-        self.betting = self._open_round({}, "11.4(b)", "11.4(a)")
+        self.hand.betting = self._open_round({}, "11.4(b)", "11.4(a)")
         return [*_BETTING_OPENS, *self._after_betting()]
 
     # --- showdown and settlement -------------------------------------------------------------
@@ -408,59 +374,28 @@ class PokerTable:
     def expose(self, seat: int, cards: Sequence[Card]) -> list[Output]:
         """A hand the controller could not follow (discards not read) is exposed."""
         self.verify_expose(seat, cards)
-        self.hands[seat] = list(cards)
-        self.unknown_kept[seat] = 0
+        self.hand.hands[seat] = list(cards)
+        self.hand.unknown_kept[seat] = 0
         return self._showdown()
 
     def _showdown(self) -> list[Output]:
-        if any(self.unknown_kept.get(s) for s in self.in_hand if s not in self.folded):
+        if self.hand.awaiting_exposure:
             return []  # waiting for `expose`
         return self._settle(uncontested=None)
 
     def _settle(self, uncontested: int | None) -> list[Output]:
-        pots, returns, rake = pots_and_rake(
-            self.contributed, self.folded, self.rules, self.ended_first_round
-        )
+        order, awarded = hand_awards(self.hand, self.rules, self.positions, uncontested)
         out: list[Output] = []
-        if uncontested is not None:
-            splits = [split_pot(i, p.amount, [uncontested], {}, 1) for i, p in enumerate(pots)]
-            awards = [
-                PotAward(i, s.amount, (uncontested,), s.shares, None, 0, "uncontested")
-                for i, s in enumerate(splits)
-            ]
-        else:
-            live = [s for s in self.in_hand if s not in self.folded]
-            called = called_seat(self.aggressor, self.positions, self.rules.seats, live)
-            hands = {s: self.hands[s] for s in live}
-            order, splits, awards = settle_showdown(
-                pots, hands, called, self.rules.seats, self.rules.chip_unit
-            )
+        if order is not None:
             self.showdown_order = order
             out.append(order)
             self._phases.fire("pots_awarded")
-        return out + self._pay(splits, returns, rake, tuple(awards))
+        return out + self._pay(awarded)
 
-    def _pay(
-        self,
-        splits: Sequence[Split],
-        returns: dict[int, int],
-        rake: int,
-        awards: tuple[PotAward, ...],
-        void: bool = False,
-    ) -> list[Output]:
-        settled = pay(
-            self.stacks,
-            hand_no=self.hand_no,
-            contributed=self.contributed,
-            stacks_at_start=self.stacks_at_start,
-            splits=splits,
-            returns=returns,
-            rake=rake,
-            awards=awards,
-            void=void,
-        )
+    def _pay(self, awarded: Awarded, void: bool = False) -> list[Output]:
+        settled = pay_hand(self.stacks, self.hand, self.hand_no, awarded, void)
         self.last_settlement = settled
-        self.aggressor = None
+        self.hand.aggressor = None
         return [settled]
 
     # --- 11.4(c): "Any player at the table may request to see any or all hands" ------------
@@ -480,7 +415,7 @@ class PokerTable:
         self.verify_request_to_see(by_seat, seat)
         wanted = self.showdown_seats if seat is None else (seat,)
         record = HandsRequested(by_seat, wanted, SHOWDOWN_RULE)
-        self.requests.append(record)
+        self.hand.requests.append(record)
         return [record]
 
     # --- 11.4(e): no chop ------------------------------------------------------------------
@@ -520,9 +455,9 @@ class PokerTable:
         out: list[Output] = [cleared, SetLamp(Lamp.HOLD, LampPattern.OFF)]
         if decision is HoldDecision.VOID_HAND and self.state not in ("waiting", "complete"):
             self._phases.fire("void_hand")
-            self.showdown_seats = ()  # a void hand has no showdown
-            returns = dict(self.contributed)
-            return out + self._pay([], returns, 0, (), void=True)
+            self.hand.showdown_seats = ()  # a void hand has no showdown
+            returns = dict(self.hand.contributed)
+            return out + self._pay(([], returns, 0, ()), void=True)
         if FACTS[self.state].gate_open:
             out.append(UnlockShoe())  # cards are due again; otherwise the gate stays locked
         if card is None:
@@ -532,7 +467,7 @@ class PokerTable:
             # it is set aside, dead, and the seat is still owed its card
             out.append(CardSetAside(str(card), rule))
         elif self.state == "dealing":
-            self._deal(card)
+            self.hand.deal(card)
             out += self._after_deal()
         elif self.state == "drawing" and self.draw is not None and self.draw.owed:
             out += self.draw.give(card)
@@ -545,7 +480,7 @@ class PokerTable:
         """A card out of the shoe that nobody gets: counted out of the stub (11.3(b))."""
         if self.state == "drawing" and self.draw is not None:
             return [*self.draw.set_aside(card)]
-        self.seen.add(card)  # the draw's stub is 52 less the cards seen
+        self.hand.seen.add(card)  # the draw's stub is 52 less the cards seen
         return []
 
 
