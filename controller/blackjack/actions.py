@@ -71,7 +71,7 @@ class RulesActions(RoundBook):
                 "(the Gazette has no rounding clause; this table refuses such wagers)",
             )
         if v.spot_sensors:
-            sensed = self._sensed.get((box, person), 0)
+            sensed = self.play.sensed.get((box, person), 0)
             spot = f"box{box}" + (f".p{person}" if person > 1 else "")
             if amount and not sensed:
                 self._refuse(
@@ -85,7 +85,7 @@ class RulesActions(RoundBook):
                     f"{spot}'s sensor reported {sensed}: changing it to {amount} needs the "
                     "supervisor (journaled with both amounts)",
                 )
-        stakes = self.boxes[box - 1].stakes
+        stakes = self.play.boxes[box - 1].stakes
         if person > 1 and amount and 1 not in stakes:
             self._refuse("4.1", "people bet behind a box holder: box holder first")
         if person == 1 and not amount and len(stakes.keys() - {1}) > 0:
@@ -104,7 +104,7 @@ class RulesActions(RoundBook):
         return self._set_wager(box, person, amount)
 
     def _set_wager(self, box: int, person: int, amount: int) -> WagerPlaced:
-        stakes = self.boxes[box - 1].stakes
+        stakes = self.play.boxes[box - 1].stakes
         if amount:
             stakes[person] = amount
         else:
@@ -119,13 +119,13 @@ class RulesActions(RoundBook):
         open (4.2). Journaled with both amounts and who."""
         if not who.strip():
             self._refuse("4.1", "a supervisor changing a wager must be named")
-        sensed = self._sensed.get((box, person), 0)
-        saved = self._sensed
-        self._sensed = {**saved, (box, person): amount}
+        sensed = self.play.sensed.get((box, person), 0)
+        saved = self.play.sensed
+        self.play.sensed = {**saved, (box, person): amount}
         try:
             self.verify_place_wager(box, person, amount)
         finally:
-            self._sensed = saved
+            self.play.sensed = saved
         self._set_wager(box, person, amount)
         record = WagerChanged(box, person, sensed, amount, who)
         self._out.append(record)
@@ -134,7 +134,7 @@ class RulesActions(RoundBook):
     def verify_no_more_bets(self) -> None:
         if self.state != "betting":
             self._refuse("4.2", f"betting is not open (state {self.state})")
-        if not any(b.stakes for b in self.boxes):
+        if not any(b.stakes for b in self.play.boxes):
             self._refuse("4.1", "no wager on any box")
 
     def no_more_bets(self) -> None:
@@ -143,13 +143,13 @@ class RulesActions(RoundBook):
 
     def _close_bets_now(self) -> None:
         self._phases.fire("close_bets")
-        boxes = [b for b in self.boxes if b.stakes]
-        self._boxes_in_play = boxes
-        self.wagers_in = sum(sum(b.stakes.values()) for b in boxes)
+        boxes = [b for b in self.play.boxes if b.stakes]
+        self.play.in_play = boxes
+        self.play.wagers_in = sum(sum(b.stakes.values()) for b in boxes)
         for box in boxes:
             box.hands.append(Hand())
-        self._deal_order = [*boxes, None, *boxes]
-        self._deal_pos = 0
+        self.play.deal_order = [*boxes, None, *boxes]
+        self.play.deal_pos = 0
 
     # --- insurance and even money (9.2-9.6, 10.3) -----------------------------------------
 
@@ -163,7 +163,7 @@ class RulesActions(RoundBook):
             self._refuse("9.3(a)", f"insurance {amount}: from one chip to half the wager {stake}")
         if amount % self.variants.smallest_chip:
             self._refuse("9.3(b)", f"insurance {amount} could not be paid 2 to 1 in chips")
-        if person in self.boxes[box - 1].even_money:
+        if person in self.play.boxes[box - 1].even_money:
             self._refuse("10.3", "this person elected even money")
 
     def can_insure(self, box: int, person: int, amount: int) -> bool:
@@ -175,8 +175,8 @@ class RulesActions(RoundBook):
 
     def insure(self, box: int, person: int, amount: int) -> InsuranceTaken:
         self.verify_insurance(box, person, amount)
-        target = self.boxes[box - 1]
-        self.wagers_in += amount - target.insurance.get(person, 0)
+        target = self.play.boxes[box - 1]
+        self.play.wagers_in += amount - target.insurance.get(person, 0)
         target.insurance[person] = amount
         record = InsuranceTaken(box, person, amount)
         self._out.append(record)
@@ -185,7 +185,7 @@ class RulesActions(RoundBook):
     def _withdraw_insurance(self, box: Box, person: int) -> None:
         """Insurance taken back while insurance is still open (before any further card)."""
         if person in box.insurance:
-            self.wagers_in -= box.insurance.pop(person)
+            self.play.wagers_in -= box.insurance.pop(person)
             self._out.append(InsuranceTaken(box.number, person, 0))
 
     def verify_even_money(self, box: int, person: int) -> None:
@@ -214,7 +214,7 @@ class RulesActions(RoundBook):
         has not elected, the cards stay (10.3b) and the others' wagers wait for the
         dealer's hand (10.2)."""
         self.verify_even_money(box, person)
-        target = self.boxes[box - 1]
+        target = self.play.boxes[box - 1]
         target.even_money.add(person)
         stake = target.stakes[person]
         self._record_payout(
@@ -225,13 +225,13 @@ class RulesActions(RoundBook):
         if removed:
             target.hands[0].done = True
             target.settled_at_once = True
-            self._removals.append((target, "10.3(b)"))
+            self.play.removals.append((target, "10.3(b)"))
         record = EvenMoneyElected(box, person, True, removed)
         self._out.append(record)
         return record
 
     def _next_even_money(self) -> tuple[int, int] | None:
-        for box in self._boxes_in_play:
+        for box in self.play.in_play:
             for person in box.stakes:
                 if person not in box.even_money and self.can_even_money(box.number, person):
                     return box.number, person
@@ -292,7 +292,7 @@ class RulesActions(RoundBook):
             self._check_double_extra(box, 1, amount)
 
     def _check_double_extra(self, box: int, person: int, amount: int) -> None:
-        stake = self.boxes[box - 1].stakes.get(person, 0)
+        stake = self.play.boxes[box - 1].stakes.get(person, 0)
         if not 0 < amount <= stake:
             self._refuse(
                 TABLE_VARIANT,
@@ -314,7 +314,7 @@ class RulesActions(RoundBook):
         wager, up to the original (0: the full original); people betting behind double
         their full stake (they follow the holder's play)."""
         self.verify_double(box, amount)
-        stakes = self.boxes[box - 1].stakes
+        stakes = self.play.boxes[box - 1].stakes
         extras = {p: amount if p == 1 and amount else s for p, s in stakes.items()}
         return self._double(box, extras)
 
@@ -323,8 +323,8 @@ class RulesActions(RoundBook):
         hand.doubled = True
         hand.extra = dict(extras)
         extra = sum(extras.values())
-        self.wagers_in += extra
-        record = Doubled(box, self._hand_index + 1, extra)
+        self.play.wagers_in += extra
+        record = Doubled(box, self.play.hand_index + 1, extra)
         self._out.append(record)
         return record
 
@@ -335,7 +335,7 @@ class RulesActions(RoundBook):
             self._refuse(TABLE_VARIANT, "only a pair of equal rank may be split")
         if hand.split_aces:
             self._refuse(TABLE_VARIANT, "aces are split once only")
-        if len(self.boxes[box - 1].hands) >= self.variants.max_split_hands:
+        if len(self.play.boxes[box - 1].hands) >= self.variants.max_split_hands:
             self._refuse(TABLE_VARIANT, f"at most {self.variants.max_split_hands} hands per box")
 
     def can_split(self, box: int) -> bool:
@@ -349,16 +349,16 @@ class RulesActions(RoundBook):
         """Split the acting pair into two hands; each gets its second card in turn."""
         self.verify_split(box)
         hand = self._current_of(box)
-        target = self.boxes[box - 1]
+        target = self.play.boxes[box - 1]
         aces = hand.cards[0].rank == ACE
         first, second = Hand(True, aces), Hand(True, aces)
         first.add(hand.cards[0])
         second.add(hand.cards[1])
-        target.hands[self._hand_index : self._hand_index + 1] = [first, second]
+        target.hands[self.play.hand_index : self.play.hand_index + 1] = [first, second]
         extra = sum(target.stakes.values())
-        self.wagers_in += extra
-        self._current = first
-        record = SplitMade(box, self._hand_index + 1, len(target.hands), extra)
+        self.play.wagers_in += extra
+        self.play.current = first
+        record = SplitMade(box, self.play.hand_index + 1, len(target.hands), extra)
         self._out.append(record)
         return record
 
@@ -378,7 +378,7 @@ class RulesActions(RoundBook):
         self.verify_stand(box)
         hand = self._current_of(box)
         hand.done = True
-        record = Stood(box, self._hand_index + 1, hand.total)
+        record = Stood(box, self.play.hand_index + 1, hand.total)
         self._out.append(record)
         self._advance()
         return record

@@ -23,6 +23,7 @@ from controller.blackjack.records import (
     ShuffleDue,
     Violation,
 )
+from controller.blackjack.round import Round
 from controller.blackjack.rules import Variants
 from controller.blackjack.settlement import (
     Kind,
@@ -37,6 +38,7 @@ from controller.blackjack.settlement import (
 from controller.blackjack.shoe import ShuffleTracker
 from controller.cards import Card
 from controller.errors import IllegalAction
+from controller.game.hold import Hold
 from controller.game.records import HOLD_PROCEDURE, TABLE_VARIANT
 from controller.shoe_audit import ShoeAudit
 
@@ -56,27 +58,9 @@ class RoundBook(abc.ABC):
     def __init__(self, variants: Variants) -> None:
         self.variants = variants
         self._phases = Phases()  # the round's machine, private: its triggers skip the rules
-        self.boxes = [Box(n) for n in range(1, variants.boxes + 1)]
-        self.dealer = Hand()
-        self.round = 0
-        self.violations: list[Violation] = []
-        self.payouts: list[Payout] = []
-        self.wagers_in = 0
-        self.settled: RoundSettled | None = None
+        self.play = Round(variants.boxes)  # the round's data (controller.blackjack.round)
+        self._hold = Hold("round_over")  # the HOLD every game shares (controller.game.hold)
         self._out: list[Output] = []
-        self._boxes_in_play: list[Box] = []
-        self._deal_order: list[Box | None] = []
-        self._deal_pos = 0
-        self._box_index = 0
-        self._hand_index = 0
-        self._current: Hand | None = None
-        self._removals: list[tuple[Box, str]] = []
-        # cards out during a hold, with the state each was judged in ("hold": none)
-        self._held_cards: list[tuple[Card, str]] = []
-        self._held_from = "round_over"
-        self.refused_wagers: dict[str, str] = {}  # spot -> why its chips are not a wager
-        self._sensed: dict[tuple[int, int], int] = {}  # (box, person) -> chips on the spot
-        self._double_sensed: dict[tuple[int, int], int] = {}  # the double spots' readings
 
     # hooks: the machine (controller.blackjack.machine.BlackjackTable) implements them
     @abc.abstractmethod
@@ -112,26 +96,20 @@ class RoundBook(abc.ABC):
         return blackjack_win(stake, v.smallest_chip, v.odd_stakes)
 
     def _record_payout(self, payout: Payout) -> None:
-        self.payouts.append(payout)
+        self.play.payouts.append(payout)
         self._out.append(payout)
 
-    def _losing_insurance(self) -> bool:
-        return any(
-            len(b.insurance) > len(b.insurance_collected) and not b.void
-            for b in self._boxes_in_play
-        )
-
     def _box(self, number: int) -> Box:
-        if not 1 <= number <= len(self.boxes):
+        if not 1 <= number <= len(self.play.boxes):
             self._refuse("4.1", f"no box {number} on this table")
-        return self.boxes[number - 1]
+        return self.play.boxes[number - 1]
 
     @property
     def current_box(self) -> Box | None:
         """The box whose turn it is while boxes act, else None."""
-        if self.state != "boxes_acting" or self._current is None:
+        if self.state != "boxes_acting" or self.play.current is None:
             return None
-        return self._boxes_in_play[self._box_index]
+        return self.play.in_play[self.play.box_index]
 
     @property
     def state(self) -> str:
@@ -140,54 +118,91 @@ class RoundBook(abc.ABC):
 
     @property
     def current_hand(self) -> Hand | None:
-        return self._current if self.state == "boxes_acting" else None
+        return self.play.current if self.state == "boxes_acting" else None
 
     # read-only queries: the status display (controller.blackjack.display) reads these
 
     @property
+    def round(self) -> int:
+        """The round's number, counted from the table's start."""
+        return self.play.number
+
+    @property
+    def boxes(self) -> list[Box]:
+        return self.play.boxes
+
+    @property
+    def dealer(self) -> Hand:
+        return self.play.dealer
+
+    @property
+    def payouts(self) -> list[Payout]:
+        """The round's payouts so far (paid at once, then at settlement)."""
+        return self.play.payouts
+
+    @property
+    def wagers_in(self) -> int:
+        return self.play.wagers_in
+
+    @property
+    def settled(self) -> RoundSettled | None:
+        """The round's settlement, once the dealer's hand is complete (or void)."""
+        return self.play.settled
+
+    @property
+    def refused_wagers(self) -> dict[str, str]:
+        """Spot -> why the chips on it are not a wager."""
+        return self.play.refused_wagers
+
+    @property
+    def violations(self) -> list[Violation]:
+        """The violations holding the table, in the order raised."""
+        return self._hold.violations
+
+    @property
     def boxes_in_play(self) -> tuple[Box, ...]:
         """The boxes wagered on this round, left to right."""
-        return tuple(self._boxes_in_play)
+        return tuple(self.play.in_play)
 
     @property
     def deal_order(self) -> tuple[Box | None, ...]:
         """The initial deal's order: each box, the dealer (None), each box again."""
-        return tuple(self._deal_order)
+        return tuple(self.play.deal_order)
 
     @property
     def deal_position(self) -> int:
         """How far the initial deal has gone in `deal_order`."""
-        return self._deal_pos
+        return self.play.deal_pos
 
     @property
     def removals(self) -> tuple[tuple[Box, str], ...]:
         """Boxes whose cards must come off before any further card, with the rule."""
-        return tuple(self._removals)
+        return tuple(self.play.removals)
 
     def _current_of(self, box: int) -> Hand:
         current = self.current_box
-        if current is None or self._current is None:
+        if current is None or self.play.current is None:
             self._refuse("4.1", f"box {box} is not acting: the round is in {self.state}")
         if current.number != box:
             self._refuse("4.1", f"box {box} is not acting: it is box {current.number}'s turn")
-        if self._removals:
-            self._refuse(self._removals[0][1], "remove the paid blackjack's cards first")
-        if len(self._current.cards) < 2:
+        if self.play.removals:
+            self._refuse(self.play.removals[0][1], "remove the paid blackjack's cards first")
+        if len(self.play.current.cards) < 2:
             self._refuse("4.1", f"box {box}'s hand is waiting for its second card")
-        if self._current.doubled:
+        if self.play.current.doubled:
             self._refuse(TABLE_VARIANT, f"box {box} doubled: it takes exactly one more card")
-        return self._current
+        return self.play.current
 
     # --- settlement, void, supervisor, next round -----------------------------------------
 
     def _settle(self) -> None:
         """The dealer's hand is complete: settle every unsettled stake (4.1, 9.4, 10.2)."""
-        dealer = self.dealer
+        dealer = self.play.dealer
         dealer_bj = dealer.blackjack
         takes = self.variants.dealer_blackjack_takes
         chip = self.variants.smallest_chip
         record = self._record_payout
-        for box in self._boxes_in_play:
+        for box in self.play.in_play:
             if box.void:
                 continue  # voided by a supervisor (9.6): settled then
             n = box.number
@@ -222,31 +237,32 @@ class RoundBook(abc.ABC):
         self._phases.fire("settle")
 
     def _finish_settlement(self, void: bool) -> None:
-        balance = check_balance(self.wagers_in, self.payouts)
-        self.settled = RoundSettled(
-            self.round,
+        balance = check_balance(self.play.wagers_in, self.play.payouts)
+        self.play.settled = RoundSettled(
+            self.play.number,
             balance.wagers_in,
             balance.paid_out,
             balance.house_result,
-            tuple(str(c) for c in self.dealer.cards),
+            tuple(str(c) for c in self.play.dealer.cards),
             void,
         )
-        self._out.append(self.settled)
+        self._out.append(self.play.settled)
 
     def _void(self) -> None:
         """Void the round's hand: every unsettled stake comes back; so does insurance, even
         if already collected (9.6). Blackjacks paid at once stand."""
-        for box in self._boxes_in_play:
+        for box in self.play.in_play:
             if not box.void:
                 self._void_stakes(box)
-        self._removals.clear()
+        self.play.removals.clear()
         self._finish_settlement(void=True)
 
     def _void_stakes(self, box: Box) -> None:
         """Settle ``box`` as void (9.6): its insurance back (a collected one too: its LOSE
         payout is superseded) and every stake not already paid at once."""
         n = box.number
-        self.payouts = [p for p in self.payouts if not (p.kind is Kind.INSURANCE and p.box == n)]
+        play = self.play
+        play.payouts = [p for p in play.payouts if not (p.kind is Kind.INSURANCE and p.box == n)]
         for person, amount in box.insurance.items():
             self._record_payout(
                 Payout(n, 0, person, Kind.INSURANCE, Outcome.VOID, amount, amount, 0, 0, "9.6")
@@ -266,23 +282,23 @@ class RoundBook(abc.ABC):
     def verify_void_box(self, box: int) -> None:
         """One box's hand may be voided (9.6 voids "a hand") once the initial deal is done
         and until the dealer's hand is complete; a box paid in full at once has no hand."""
-        state = self._held_from if self.state == "hold" else self.state
+        state = self._hold.held_from if self.state == "hold" else self.state
         if state not in _VOID_BOX_STATES:
             self._refuse("9.6", f"one box's hand can be voided only during play, not in {state}")
         target = self._box(box)
-        if target not in self._boxes_in_play or target.void:
+        if target not in self.play.in_play or target.void:
             self._refuse("9.6", f"box {box} has no hand in play to void")
         if target.settled_at_once:
             self._refuse("9.6", f"box {box} was paid at once: its hand is settled")
 
     def _void_box(self, who: str, box: int) -> None:
         self.verify_void_box(box)
-        target = self.boxes[box - 1]
+        target = self.play.boxes[box - 1]
         self._void_stakes(target)
         target.void = True
         for hand in target.hands:
             hand.done = True
-        self._removals = [(b, r) for b, r in self._removals if b is not target]
+        self.play.removals = [(b, r) for b, r in self.play.removals if b is not target]
         self._out.append(BoxVoided(who, box))
 
     def supervisor_clear(
@@ -298,8 +314,7 @@ class RoundBook(abc.ABC):
             if box is None:
                 self._refuse("9.6", "say which box's hand to void")
             self.verify_void_box(box)
-        open_violations = tuple(v for v in self.violations)
-        self.violations.clear()
+        open_violations = self._hold.take_violations()
         record = HoldCleared(who, decision, open_violations, box)
         self._out.append(record)
         if decision is HoldDecision.VOID_BOX and box is not None:
@@ -307,12 +322,12 @@ class RoundBook(abc.ABC):
             self._resume_with_cards(decision)
         elif decision is HoldDecision.KEEP_CARD:
             self._resume_with_cards(decision)
-        elif self._held_from in ("round_over", "betting", "settlement"):
+        elif self._hold.held_from in ("round_over", "betting", "settlement"):
             # no hand in play to void: the card is set aside and the table goes on
-            self._held_cards.clear()
-            self._phases.fire(f"resume_{self._held_from}")
+            self._hold.cards.clear()
+            self._phases.fire(f"resume_{self._hold.held_from}")
         else:
-            self._held_cards.clear()
+            self._hold.cards.clear()
             self._void()
             self._phases.fire("void_round")
         return record
@@ -326,18 +341,7 @@ class RoundBook(abc.ABC):
                 f"a shuffle is due under {self.shuffle.due}: shuffle the shoe and confirm "
                 "SHUFFLED (or reload the shoe) before betting opens",
             )
-        self.refused_wagers.clear()
-        for box in self._boxes_in_play:
-            box.reset()
-        for box in self.boxes:
-            box.hands.clear()
-        self.dealer = Hand()
-        self.payouts = []
-        self.wagers_in = 0
-        self.settled = None
-        self._boxes_in_play = []
-        self._current = None
-        self.round += 1
+        self.play.next()
         self.shuffle.round_started()
         self._phases.fire("open_betting")
 

@@ -27,7 +27,7 @@ class LayoutSensors(RulesActions):
     def _double_from_spots(self, box: int) -> None:
         """DOUBLE on a table with double-spot readers: the extra wagers are the chips
         sensed on the box's double spots, each up to its person's original wager."""
-        extras = {p: a for (b, p), a in self._double_sensed.items() if b == box and a}
+        extras = {p: a for (b, p), a in self.play.double_sensed.items() if b == box and a}
         if 1 not in extras:
             self._refuse(TABLE_VARIANT, f"no chips sensed on double{box}: place the double first")
         self.verify_double(box)
@@ -40,16 +40,16 @@ class LayoutSensors(RulesActions):
         readers; a reader's 0 is an empty spot)."""
         parsed = parse_spot(spot)
         if spot == "discard":
-            if occupied and self._removals and self.variants.discard_rack_reader:
+            if occupied and self.play.removals and self.variants.discard_rack_reader:
                 self.confirm_removal()
             return
         if parsed is None:
             log.info("ignored sensor %s", spot)
             return
         kind, number, person = parsed
-        if not 1 <= number <= len(self.boxes):
+        if not 1 <= number <= len(self.play.boxes):
             return
-        box = self.boxes[number - 1]
+        box = self.play.boxes[number - 1]
         state = self.state
         if occupied and total is None and self.variants.chip_readers:
             return  # the chip reader's ChipsSensed says how much
@@ -59,14 +59,14 @@ class LayoutSensors(RulesActions):
             if kind == "box":
                 amount = (total if total is not None else self.variants.units_per_spot) * occupied
                 if not (occupied and total is None and person in box.stakes):
-                    self._sensed[number, person] = amount
+                    self.play.sensed[number, person] = amount
                 if state == "betting":
                     try:
                         self.place_wager(number, person, amount)
                     except IllegalAction as exc:
-                        self.refused_wagers[spot] = f"{cite(exc.rule)}: {exc.reason}"
+                        self.play.refused_wagers[spot] = f"{cite(exc.rule)}: {exc.reason}"
                         raise
-                    self.refused_wagers.pop(spot, None)
+                    self.play.refused_wagers.pop(spot, None)
                 elif (
                     state in _WAGERS_FROZEN
                     and amount != box.stakes.get(person, 0)
@@ -78,7 +78,7 @@ class LayoutSensors(RulesActions):
                         f"the sensor on {spot}",
                     )  # fmt: skip
             elif kind == "double":
-                self._double_sensed[number, person] = total if total is not None else 0
+                self.play.double_sensed[number, person] = total if total is not None else 0
             elif kind == "insurance":
                 self._insurance_spot(spot, box, person, occupied, total)
         except IllegalAction as exc:
@@ -87,7 +87,7 @@ class LayoutSensors(RulesActions):
     def _insurance_spot(
         self, spot: str, box: Box, person: int, occupied: bool, total: int | None
     ) -> None:
-        state = self._held_from if self.state == "hold" else self.state
+        state = self._hold.held_from if self.state == "hold" else self.state
         if state == "insurance":
             if occupied:
                 stake = box.stakes.get(person, 0)

@@ -118,12 +118,12 @@ class BlackjackTable(LayoutSensors):
         """Emit the gate and lamp commands that differ from what the devices were told."""
         facts = FACTS[self.state]
         burn = self.shuffle.burns_due > 0 and facts.burn
-        locked = (not facts.gate_open and not burn) or bool(self._removals)
+        locked = (not facts.gate_open and not burn) or bool(self.play.removals)
         if locked is not self._gate_locked:
             self._gate_locked = locked
             self._out.append(LockShoe() if locked else UnlockShoe())
         want = facts.lamps
-        if self._removals:
+        if self.play.removals:
             want = {Lamp.DEALER_ACTION: LampPattern.STEADY}
         lamps = self._lamps
         for lamp in Lamp:
@@ -140,7 +140,7 @@ class BlackjackTable(LayoutSensors):
     @property
     def awaiting_removal(self) -> bool:
         """A blackjack paid at once still has its cards on the layout (10.1, 10.3b)."""
-        return bool(self._removals)
+        return bool(self.play.removals)
 
     # --- cards ----------------------------------------------------------------------------
 
@@ -154,11 +154,11 @@ class BlackjackTable(LayoutSensors):
         foreign = None if self._kept else self.audit.see(card, tag)
         if foreign is not None:
             self._violate(foreign.rule, foreign.message, card)
-        elif self._removals:
+        elif self.play.removals:
             message = "a card before the paid blackjack's cards were removed"
-            self._violate(self._removals[0][1], message, card)
+            self._violate(self.play.removals[0][1], message, card)
         elif state == "boxes_acting":
-            hand = self._current
+            hand = self.play.current
             if hand is None:  # pragma: no cover - boxes_acting always has a current hand
                 self._violate("4.1", "a card with no hand to receive it", card)
                 return
@@ -169,7 +169,7 @@ class BlackjackTable(LayoutSensors):
         elif state == "initial_deal":
             self._deal_initial(card)
         elif state == "dealer_second" or state == "dealer_drawing":
-            self.dealer.add(card)
+            self.play.dealer.add(card)
             self._after_dealer_card()
         elif state == "no_more_bets":
             self._phases.fire("start_deal")
@@ -194,14 +194,14 @@ class BlackjackTable(LayoutSensors):
 
     def _deal_initial(self, card: Card) -> None:
         """Rule: one card to each box left to right, the dealer's first, then the seconds."""
-        target = self._deal_order[self._deal_pos]
-        self._deal_pos += 1
+        target = self.play.deal_order[self.play.deal_pos]
+        self.play.deal_pos += 1
         if target is None:
-            self.dealer.add(card)
+            self.play.dealer.add(card)
         else:
             target.hands[0].add(card)
-        if self._deal_pos == len(self._deal_order):
-            if self.dealer.cards[0].rank == ACE:
+        if self.play.deal_pos == len(self.play.deal_order):
+            if self.play.dealer.cards[0].rank == ACE:
                 self._phases.fire("open_insurance")
             else:
                 self._begin_play()
@@ -210,28 +210,28 @@ class BlackjackTable(LayoutSensors):
         """Boxes act. Against a 2-9 every blackjack is paid 3 to 2 and its cards removed
         before any further card is dealt (10.1), so before the first box acts."""
         self._phases.fire("start_play")
-        if self.dealer.cards[0].rank < 10:
-            for box in self._boxes_in_play:
+        if self.play.dealer.cards[0].rank < 10:
+            for box in self.play.in_play:
                 hand = box.hands[0]
                 if hand.blackjack and not box.settled_at_once:
                     hand.done = True
                     self._pay_at_once(box, Outcome.BLACKJACK, "10.1")
-        self._box_index = 0
-        self._hand_index = 0
+        self.play.box_index = 0
+        self.play.hand_index = 0
         self._advance()
 
     def _advance(self) -> None:
         """Find the next hand that needs the dealer or a card, paying 10.1 blackjacks on
         the way; when none is left, wait for the dealer's second card."""
-        boxes = self._boxes_in_play
-        while self._box_index < len(boxes):
-            box = boxes[self._box_index]
+        boxes = self.play.in_play
+        while self.play.box_index < len(boxes):
+            box = boxes[self.play.box_index]
             hands = box.hands
-            while self._hand_index < len(hands):
-                hand = hands[self._hand_index]
+            while self.play.hand_index < len(hands):
+                hand = hands[self.play.hand_index]
                 if not hand.done:
                     if len(hand.cards) < 2:
-                        self._current = hand
+                        self.play.current = hand
                         return
                     if hand.blackjack:  # paid under 10.1, or held until the dealer
                         hand.done = True  # hand is complete (10.2)
@@ -239,12 +239,12 @@ class BlackjackTable(LayoutSensors):
                     if hand.hard >= 21 or hand.total == 21 or hand.split_aces:
                         hand.done = True
                     else:
-                        self._current = hand
+                        self.play.current = hand
                         return
-                self._hand_index += 1
-            self._box_index += 1
-            self._hand_index = 0
-        self._current = None
+                self.play.hand_index += 1
+            self.play.box_index += 1
+            self.play.hand_index = 0
+        self.play.current = None
         self._phases.fire("await_dealer_card")
 
     def _pay_at_once(self, box: Box, outcome: Outcome, rule: str) -> None:
@@ -255,27 +255,27 @@ class BlackjackTable(LayoutSensors):
                 Payout(box.number, 1, person, Kind.WAGER, outcome, stake, stake, won, 0, rule, True)
             )
         box.settled_at_once = True
-        self._removals.append((box, rule))
+        self.play.removals.append((box, rule))
 
     def confirm_removal(self) -> RemovalConfirmed:
         """The paid blackjack's cards are in the discard rack (10.1 / 10.3b)."""
-        if not self._removals:
+        if not self.play.removals:
             self._refuse("10.1", "no blackjack is waiting to be removed")
-        box, rule = self._removals.pop(0)
+        box, rule = self.play.removals.pop(0)
         record = RemovalConfirmed(box.number, rule)
         self._out.append(record)
         return record
 
     def _after_dealer_card(self) -> None:
         """After the dealer's second card: collect losing insurance first (9.5)."""
-        dealer = self.dealer
-        if self.state == "dealer_second" and not dealer.blackjack and self._losing_insurance():
+        dealer = self.play.dealer
+        if self.state == "dealer_second" and not dealer.blackjack and self.play.losing_insurance():
             self._phases.fire("collect_insurance")
             return
         self._dealer_next()
 
     def _dealer_next(self) -> None:
-        dealer = self.dealer
+        dealer = self.play.dealer
         total = dealer.total
         if total > 17 or (total == 17 and not (self.variants.dealer_hits_soft_17 and dealer.soft)):
             self._settle()
@@ -292,7 +292,7 @@ class BlackjackTable(LayoutSensors):
                     Payout(box.number, 0, insurer, Kind.INSURANCE, Outcome.LOSE,
                            amount, 0, 0, amount, "9.5", True)
                 )  # fmt: skip
-        if self.state == "insurance_settlement" and not self._losing_insurance():
+        if self.state == "insurance_settlement" and not self.play.losing_insurance():
             self._dealer_next()
 
     # --- holds ----------------------------------------------------------------------------
@@ -307,21 +307,20 @@ class BlackjackTable(LayoutSensors):
             rule, message, None if card is None else str(card), state=state, by=by
         )
         log.warning("HOLD: rule %s: %s (card %s)", rule, message, violation.card)
-        self.violations.append(violation)
+        self._hold.note(violation, card, state)
         self._out.append(violation)
-        if card is not None:
-            self._held_cards.append((card, state))
         if state != "hold":
-            self._held_from = state
+            self._hold.held_from = state
             self._phases.fire("raise_hold")
 
     def _resume_with_cards(self, decision: HoldDecision) -> None:
         """Go back where the table was and let the held cards stand (KEEP_CARD)."""
-        cards, self._held_cards = self._held_cards, []
-        self._phases.fire(f"resume_{self._held_from}")
-        if self.state == "boxes_acting" and self._current is not None and self._current.done:
+        cards, self._hold.cards = self._hold.cards, []
+        self._phases.fire(f"resume_{self._hold.held_from}")
+        current = self.play.current
+        if self.state == "boxes_acting" and current is not None and current.done:
             self._advance()  # the acting box's hand was voided (9.6): the next box acts
-        elif self.state == "insurance_settlement" and not self._losing_insurance():
+        elif self.state == "insurance_settlement" and not self.play.losing_insurance():
             self._dealer_next()  # the insurance left was a voided box's (9.6)
         self._kept = True
         try:
@@ -338,7 +337,7 @@ class BlackjackTable(LayoutSensors):
         insurance is uncollected is a 9.5 violation even after an earlier hold)."""
         for card, judged_in in cards:
             if self.state == "hold":  # an earlier kept card broke a rule: this one waits
-                self._held_cards.append((card, judged_in))
+                self._hold.cards.append((card, judged_in))
                 continue
             state = self.state
             self.shuffle.cards_this_round -= 1  # counted when it first arrived
@@ -348,9 +347,9 @@ class BlackjackTable(LayoutSensors):
                 elif state == "insurance":
                     self._close_insurance()
                 elif state == "insurance_settlement":
-                    for box in self._boxes_in_play:
+                    for box in self.play.in_play:
                         self.insurance_collected(box)
-                while self._removals:
+                while self.play.removals:
                     self.confirm_removal()
             if FACTS[self.state].gate_open or judged_in != state:
                 self.card_drawn(card)
@@ -370,15 +369,15 @@ class BlackjackTable(LayoutSensors):
     def _acting_box(self, button: str) -> int:
         box = self.current_box
         if box is None:
-            if self._removals:
-                self._refuse(self._removals[0][1], "remove the paid blackjack's cards first")
+            if self.play.removals:
+                self._refuse(self.play.removals[0][1], "remove the paid blackjack's cards first")
             self._refuse("4.1", f"{button}: no box is acting (the round is in {self.state})")
         return box.number
 
     def _press(self, button: ConsoleButton) -> None:
         state = self.state
         if button is ConsoleButton.NEXT:
-            if self._removals and not self.variants.discard_rack_reader:
+            if self.play.removals and not self.variants.discard_rack_reader:
                 self.confirm_removal()
             elif state == "boxes_acting":
                 self.stand(self._acting_box("NEXT"))
@@ -406,14 +405,14 @@ class BlackjackTable(LayoutSensors):
             elif state != "insurance_settlement":
                 self._refuse("9.5", "no insurance is open or waiting to be collected")
             elif self.variants.insurance_sensors:
-                off = [b for b in self._boxes_in_play if b.insurance_off - b.insurance_collected]
+                off = [b for b in self.play.in_play if b.insurance_off - b.insurance_collected]
                 if not off:
                     self._refuse("9.5", "the insurance sensors say when insurance is collected")
                 for box in off:  # taken off the layout early: the dealer collected it
                     for person in sorted(box.insurance_off):
                         self.insurance_collected(box, person)
             else:
-                for box in self._boxes_in_play:
+                for box in self.play.in_play:
                     self.insurance_collected(box)
         elif button is ConsoleButton.EVEN_MONEY:
             chosen = self._next_even_money()

@@ -4,7 +4,11 @@ A card leaves the shoe whether or not the rules allow it, so a card (or anything
 rules cannot take is recorded as a `Violation` citing the rule; the table holds: the shoe's
 gate locks, the red lamp flashes, and nothing is dealt or bet until a supervisor, named,
 clears it with a decision (`HoldCleared`). The game decides what the decision does to the
-card that came out under the HOLD; this part keeps the violation and that card.
+card that came out under the HOLD; this part keeps the violations and those cards.
+
+Poker holds on its first violation and one card (`raise_`, `clear`); blackjack shows every
+violation raised while held and routes every card that came out under the HOLD, each with
+the state it was judged in, once the supervisor keeps them (`note`, `take_violations`).
 """
 
 from __future__ import annotations
@@ -22,13 +26,33 @@ log = logging.getLogger(__name__)
 
 
 class Hold:
-    """The violation holding the table (the first one raised) and the card it came with."""
+    """The violation holding the table (the first one raised) and the card it came with;
+    every violation raised while held, and every card out under it."""
 
-    __slots__ = ("card", "violation")
+    __slots__ = ("card", "cards", "held_from", "violation", "violations")
 
-    def __init__(self) -> None:
+    def __init__(self, held_from: str = "") -> None:
         self.violation: Violation | None = None
         self.card: Card | None = None
+        self.violations: list[Violation] = []  # in the order raised
+        self.cards: list[tuple[Card, str]] = []  # each with the state it was judged in
+        self.held_from = held_from  # the game's state when the HOLD went up
+
+    def note(self, violation: Violation, card: Card | None, judged_in: str) -> None:
+        """Keep ``violation`` (the first one holds the table) and the ``card`` out with it,
+        judged in the game's state ``judged_in``. The game says which lamps and gate."""
+        if self.violation is None:
+            self.violation, self.card = violation, card
+        self.violations.append(violation)
+        if card is not None:
+            self.cards.append((card, judged_in))
+
+    def take_violations(self) -> tuple[Violation, ...]:
+        """The violations a supervisor clears; the HOLD keeps the cards for the game."""
+        held = tuple(self.violations)
+        self.violations.clear()
+        self.violation, self.card = None, None
+        return held
 
     def raise_(
         self, violation: Violation, card: Card | None, *, keep_first: bool = False
@@ -38,6 +62,7 @@ class Hold:
         log.warning("HOLD: rule %s: %s", violation.rule, violation.message)
         if not keep_first:
             self.violation, self.card = violation, card
+        self.violations.append(violation)
         return [violation, LockShoe(), SetLamp(Lamp.HOLD, LampPattern.FLASH)]
 
     def verify_not_held(self) -> None:
@@ -63,4 +88,6 @@ class Hold:
         card that came out under it, for the game to route as the decision says."""
         held, card = self.verify_clear(who), self.card
         self.violation, self.card = None, None
+        self.violations.clear()
+        self.cards.clear()
         return HoldCleared(who, decision, (held,), box), card
