@@ -2,13 +2,15 @@
 
 For each action a dealer or player can take: ``can_x()`` (a bool, lights the console),
 ``verify_x()`` (raises `IllegalAction` naming the rule) and ``x()`` (does it and returns a
-frozen record). `controller.blackjack.machine.BlackjackTable` adds the card routing and
-the event entry on top of this class.
+frozen record). A part of the table (`controller.blackjack.machine.BlackjackTable`, which
+offers these): it checks an action against the round's data and the rules, records it,
+and hands the round on to its flow (`controller.blackjack.dealing.Dealing`: the next box
+acts, the bets close, boxes play after insurance).
 """
 
 from __future__ import annotations
 
-from controller.blackjack.book import RoundBook
+from controller.blackjack.dealing import Dealing
 from controller.blackjack.hand import Box, Hand
 from controller.blackjack.records import (
     Doubled,
@@ -20,6 +22,7 @@ from controller.blackjack.records import (
     WagerChanged,
     WagerPlaced,
 )
+from controller.blackjack.round import refuse
 from controller.blackjack.rules import DoubleOn, OddStakes
 from controller.blackjack.settlement import Kind, Outcome, Payout, blackjack_exact
 from controller.cards import ACE
@@ -45,26 +48,38 @@ def parse_spot(spot: str) -> tuple[str, int, int] | None:
     return parsed
 
 
-class RulesActions(RoundBook):
-    """The can/verify/do rules API (pokerkit style) over the round's bookkeeping."""
+class RulesActions:
+    """The can/verify/do rules API (pokerkit style) over the round's data."""
+
+    def __init__(self, flow: Dealing) -> None:
+        self._flow = flow
+        self.play = flow.play  # the same parts the flow works on, for the table's life
+        self.variants = flow.variants
+        self.shuffle = flow.shuffle
+        self.audit = flow.audit
+        self._out = flow.out
+
+    @property
+    def state(self) -> str:
+        return self._flow.phases.state
 
     # --- wagers (4.1, 4.2) ----------------------------------------------------------------
 
     def verify_place_wager(self, box: int, person: int, amount: int) -> None:
         if self.state != "betting":
-            self._refuse("4.2", "no wager is made, altered or withdrawn after betting closed")
-        self._box(box)
+            refuse("4.2", "no wager is made, altered or withdrawn after betting closed")
+        self.play.box(box)
         v = self.variants
         if not 1 <= person <= v.people_per_box:
-            self._refuse("4.1", f"at most {v.people_per_box} people on a box")
+            refuse("4.1", f"at most {v.people_per_box} people on a box")
         if amount < 0 or amount % v.smallest_chip:
-            self._refuse("4.1", f"a wager of {amount} is not whole chips")
+            refuse("4.1", f"a wager of {amount} is not whole chips")
         if (
             amount
             and v.odd_stakes is OddStakes.REFUSE
             and not blackjack_exact(amount, v.smallest_chip)
         ):
-            self._refuse(
+            refuse(
                 "10.1",
                 f"a wager of {amount} is refused: a blackjack on it is paid 3 to 2, "
                 f"{amount * 3 / 2:g}, which is not whole chips of {v.smallest_chip} "
@@ -74,22 +89,22 @@ class RulesActions(RoundBook):
             sensed = self.play.sensed.get((box, person), 0)
             spot = f"box{box}" + (f".p{person}" if person > 1 else "")
             if amount and not sensed:
-                self._refuse(
+                refuse(
                     "4.1",
                     f"no chips sensed on {spot}: a wager is chips placed in the box (4.1); "
                     "put the chips on the spot",
                 )
             if sensed and amount != sensed:
-                self._refuse(
+                refuse(
                     "4.1",
                     f"{spot}'s sensor reported {sensed}: changing it to {amount} needs the "
                     "supervisor (journaled with both amounts)",
                 )
         stakes = self.play.boxes[box - 1].stakes
         if person > 1 and amount and 1 not in stakes:
-            self._refuse("4.1", "people bet behind a box holder: box holder first")
+            refuse("4.1", "people bet behind a box holder: box holder first")
         if person == 1 and not amount and len(stakes.keys() - {1}) > 0:
-            self._refuse("4.1", "the box holder cannot leave while others bet behind")
+            refuse("4.1", "the box holder cannot leave while others bet behind")
 
     def can_place_wager(self, box: int, person: int, amount: int) -> bool:
         try:
@@ -118,7 +133,7 @@ class RulesActions(RoundBook):
         the layout backs every wager; a change needs the supervisor), while betting is
         open (4.2). Journaled with both amounts and who."""
         if not who.strip():
-            self._refuse("4.1", "a supervisor changing a wager must be named")
+            refuse("4.1", "a supervisor changing a wager must be named")
         sensed = self.play.sensed.get((box, person), 0)
         saved = self.play.sensed
         self.play.sensed = {**saved, (box, person): amount}
@@ -133,38 +148,28 @@ class RulesActions(RoundBook):
 
     def verify_no_more_bets(self) -> None:
         if self.state != "betting":
-            self._refuse("4.2", f"betting is not open (state {self.state})")
+            refuse("4.2", f"betting is not open (state {self.state})")
         if not any(b.stakes for b in self.play.boxes):
-            self._refuse("4.1", "no wager on any box")
+            refuse("4.1", "no wager on any box")
 
     def no_more_bets(self) -> None:
         self.verify_no_more_bets()
-        self._close_bets_now()
-
-    def _close_bets_now(self) -> None:
-        self._phases.fire("close_bets")
-        boxes = [b for b in self.play.boxes if b.stakes]
-        self.play.in_play = boxes
-        self.play.wagers_in = sum(sum(b.stakes.values()) for b in boxes)
-        for box in boxes:
-            box.hands.append(Hand())
-        self.play.deal_order = [*boxes, None, *boxes]
-        self.play.deal_pos = 0
+        self._flow.close_bets()
 
     # --- insurance and even money (9.2-9.6, 10.3) -----------------------------------------
 
     def verify_insurance(self, box: int, person: int, amount: int) -> None:
         if self.state != "insurance":
-            self._refuse("9.2", "insurance is offered only on a dealer ace, before more cards")
-        stake = self._box(box).stakes.get(person)
+            refuse("9.2", "insurance is offered only on a dealer ace, before more cards")
+        stake = self.play.box(box).stakes.get(person)
         if stake is None:
-            self._refuse("9.2", f"person {person} has no initial wager on box {box}")
+            refuse("9.2", f"person {person} has no initial wager on box {box}")
         if not 0 < amount <= stake // 2:
-            self._refuse("9.3(a)", f"insurance {amount}: from one chip to half the wager {stake}")
+            refuse("9.3(a)", f"insurance {amount}: from one chip to half the wager {stake}")
         if amount % self.variants.smallest_chip:
-            self._refuse("9.3(b)", f"insurance {amount} could not be paid 2 to 1 in chips")
+            refuse("9.3(b)", f"insurance {amount} could not be paid 2 to 1 in chips")
         if person in self.play.boxes[box - 1].even_money:
-            self._refuse("10.3", "this person elected even money")
+            refuse("10.3", "this person elected even money")
 
     def can_insure(self, box: int, person: int, amount: int) -> bool:
         try:
@@ -182,7 +187,7 @@ class RulesActions(RoundBook):
         self._out.append(record)
         return record
 
-    def _withdraw_insurance(self, box: Box, person: int) -> None:
+    def withdraw_insurance(self, box: Box, person: int) -> None:
         """Insurance taken back while insurance is still open (before any further card)."""
         if person in box.insurance:
             self.play.wagers_in -= box.insurance.pop(person)
@@ -190,16 +195,16 @@ class RulesActions(RoundBook):
 
     def verify_even_money(self, box: int, person: int) -> None:
         if self.state != "insurance":
-            self._refuse("10.3", "even money is offered only on a dealer ace, before more cards")
-        target = self._box(box)
+            refuse("10.3", "even money is offered only on a dealer ace, before more cards")
+        target = self.play.box(box)
         if person not in target.stakes:
-            self._refuse("10.3", f"person {person} has no wager on box {box}")
+            refuse("10.3", f"person {person} has no wager on box {box}")
         if not target.hands[0].blackjack or target.settled_at_once:
-            self._refuse("10.3", f"box {box} has no unpaid blackjack")
+            refuse("10.3", f"box {box} has no unpaid blackjack")
         if person in target.even_money:
-            self._refuse("10.3(a)", f"person {person} on box {box} was already paid even money")
+            refuse("10.3(a)", f"person {person} on box {box} was already paid even money")
         if person in target.insurance:
-            self._refuse("10.3", "this person took insurance")
+            refuse("10.3", "this person took insurance")
 
     def can_even_money(self, box: int, person: int) -> bool:
         try:
@@ -217,7 +222,7 @@ class RulesActions(RoundBook):
         target = self.play.boxes[box - 1]
         target.even_money.add(person)
         stake = target.stakes[person]
-        self._record_payout(
+        self._flow.record_payout(
             Payout(box, 1, person, Kind.WAGER, Outcome.EVEN_MONEY, stake, stake, stake, 0,
                    "10.3(a)", True)
         )  # fmt: skip
@@ -230,16 +235,16 @@ class RulesActions(RoundBook):
         self._out.append(record)
         return record
 
-    def _next_even_money(self) -> tuple[int, int] | None:
+    def next_even_money(self) -> tuple[int, int] | None:
         for box in self.play.in_play:
             for person in box.stakes:
                 if person not in box.even_money and self.can_even_money(box.number, person):
                     return box.number, person
         return None
 
-    def _close_insurance(self) -> None:
+    def close_insurance(self) -> None:
         """Insurance (and even money) closes; boxes act."""
-        self._begin_play()
+        self._flow.begin_play()
 
     # --- the shuffle (7.1) and the burn ---------------------------------------------------
 
@@ -251,7 +256,7 @@ class RulesActions(RoundBook):
             return
         if state == "no_more_bets" and self.shuffle.due and not self.shuffle.cards_this_round:
             return
-        self._refuse("7.1", f"the shoe is shuffled between rounds, not in {state}")
+        refuse("7.1", f"the shoe is shuffled between rounds, not in {state}")
 
     def can_shuffled(self) -> bool:
         try:
@@ -263,9 +268,9 @@ class RulesActions(RoundBook):
     def shuffled(self) -> ShuffleConfirmed:
         """The dealer confirms the shuffle (the console's SHUFFLED). NEXT never does."""
         self.verify_shuffled()
-        return self._confirm_shuffle("console")
+        return self.confirm_shuffle("console")
 
-    def _confirm_shuffle(self, by: str) -> ShuffleConfirmed:
+    def confirm_shuffle(self, by: str) -> ShuffleConfirmed:
         """Report the shoe's end (3.3), start counting afresh; the burn is due."""
         due = self.shuffle.due
         self._out.append(self.audit.shoe_end())
@@ -278,29 +283,29 @@ class RulesActions(RoundBook):
     # --- playing a hand -------------------------------------------------------------------
 
     def verify_double(self, box: int, amount: int = 0) -> None:
-        hand = self._current_of(box)
+        hand = self._flow.current_of(box)
         v = self.variants
         if len(hand.cards) != 2:
-            self._refuse(TABLE_VARIANT, "only a two-card hand may be doubled")
+            refuse(TABLE_VARIANT, "only a two-card hand may be doubled")
         if hand.from_split and not v.double_after_split:
-            self._refuse(TABLE_VARIANT, "no double after a split on this table")
+            refuse(TABLE_VARIANT, "no double after a split on this table")
         if v.double_on is DoubleOn.ANY_TWO_NO_ACE and hand.aces:
-            self._refuse(TABLE_VARIANT, "a hand with an ace may not be doubled on this table")
+            refuse(TABLE_VARIANT, "a hand with an ace may not be doubled on this table")
         if v.double_on is DoubleOn.NINE_TO_ELEVEN and (hand.soft or not 9 <= hand.hard <= 11):
-            self._refuse(TABLE_VARIANT, "only hard 9, 10 or 11 may be doubled on this table")
+            refuse(TABLE_VARIANT, "only hard 9, 10 or 11 may be doubled on this table")
         if amount:
-            self._check_double_extra(box, 1, amount)
+            self.check_double_extra(box, 1, amount)
 
-    def _check_double_extra(self, box: int, person: int, amount: int) -> None:
+    def check_double_extra(self, box: int, person: int, amount: int) -> None:
         stake = self.play.boxes[box - 1].stakes.get(person, 0)
         if not 0 < amount <= stake:
-            self._refuse(
+            refuse(
                 TABLE_VARIANT,
                 f"a double of {amount} on box {box}: the extra wager is up to the original "
                 f"wager, {stake} (surrounding rules)",
             )
         if amount % self.variants.smallest_chip:
-            self._refuse(TABLE_VARIANT, f"a double of {amount} is not whole chips")
+            refuse(TABLE_VARIANT, f"a double of {amount} is not whole chips")
 
     def can_double(self, box: int, amount: int = 0) -> bool:
         try:
@@ -316,10 +321,10 @@ class RulesActions(RoundBook):
         self.verify_double(box, amount)
         stakes = self.play.boxes[box - 1].stakes
         extras = {p: amount if p == 1 and amount else s for p, s in stakes.items()}
-        return self._double(box, extras)
+        return self.double_extras(box, extras)
 
-    def _double(self, box: int, extras: dict[int, int]) -> Doubled:
-        hand = self._current_of(box)
+    def double_extras(self, box: int, extras: dict[int, int]) -> Doubled:
+        hand = self._flow.current_of(box)
         hand.doubled = True
         hand.extra = dict(extras)
         extra = sum(extras.values())
@@ -329,14 +334,14 @@ class RulesActions(RoundBook):
         return record
 
     def verify_split(self, box: int) -> None:
-        hand = self._current_of(box)
+        hand = self._flow.current_of(box)
         cards = hand.cards
         if len(cards) != 2 or hand.hard // 2 * 2 != hand.hard or cards[0].rank != cards[1].rank:
-            self._refuse(TABLE_VARIANT, "only a pair of equal rank may be split")
+            refuse(TABLE_VARIANT, "only a pair of equal rank may be split")
         if hand.split_aces:
-            self._refuse(TABLE_VARIANT, "aces are split once only")
+            refuse(TABLE_VARIANT, "aces are split once only")
         if len(self.play.boxes[box - 1].hands) >= self.variants.max_split_hands:
-            self._refuse(TABLE_VARIANT, f"at most {self.variants.max_split_hands} hands per box")
+            refuse(TABLE_VARIANT, f"at most {self.variants.max_split_hands} hands per box")
 
     def can_split(self, box: int) -> bool:
         try:
@@ -348,7 +353,7 @@ class RulesActions(RoundBook):
     def split(self, box: int) -> SplitMade:
         """Split the acting pair into two hands; each gets its second card in turn."""
         self.verify_split(box)
-        hand = self._current_of(box)
+        hand = self._flow.current_of(box)
         target = self.play.boxes[box - 1]
         aces = hand.cards[0].rank == ACE
         first, second = Hand(True, aces), Hand(True, aces)
@@ -363,9 +368,9 @@ class RulesActions(RoundBook):
         return record
 
     def verify_stand(self, box: int) -> None:
-        hand = self._current_of(box)
+        hand = self._flow.current_of(box)
         if hand.total <= self.variants.must_draw_to:
-            self._refuse(TABLE_VARIANT, f"a player must draw to {self.variants.must_draw_to}")
+            refuse(TABLE_VARIANT, f"a player must draw to {self.variants.must_draw_to}")
 
     def can_stand(self, box: int) -> bool:
         try:
@@ -376,9 +381,9 @@ class RulesActions(RoundBook):
 
     def stand(self, box: int) -> Stood:
         self.verify_stand(box)
-        hand = self._current_of(box)
+        hand = self._flow.current_of(box)
         hand.done = True
         record = Stood(box, self.play.hand_index + 1, hand.total)
         self._out.append(record)
-        self._advance()
+        self._flow.advance()
         return record

@@ -1,4 +1,4 @@
-"""The New Zealand no-hole-card blackjack round, on a strict `transitions` machine.
+"""The New Zealand no-hole-card blackjack table, composed of parts.
 
 The states make the round's order visible (`controller.blackjack.phases`, with what each
 state means at the table; the diagram in docs/blackjack-machine.md is generated from its
@@ -8,13 +8,24 @@ state means at the table; the diagram in docs/blackjack-machine.md is generated 
       -> dealer_second -> [insurance_settlement] -> [dealer_drawing] -> settlement
       -> round_over                      and from any of them -> hold -> back, or void
 
+`BlackjackTable` holds its parts and calls them; none calls back up:
+
+- the round's data, `controller.blackjack.round.Round` (boxes, stakes, the dealer's hand,
+  insurance, payouts, the dealing order, the paid blackjacks' removals);
+- the shared HOLD, `controller.game.hold.Hold` (the violations, the cards out under it);
+- the round's flow, `controller.blackjack.dealing.Dealing` (each card to its hand, whose
+  turn, paying at once, the dealer's hand, settlement through `controller.blackjack.book`
+  and the pure `controller.blackjack.settlement`, voids, the HOLD), on its private machine;
+- the rules API, `controller.blackjack.actions.RulesActions` (``can_double``,
+  ``verify_double``, ``double``... in pokerkit's style), offered on the table as is;
+- the layout's sensors, `controller.blackjack.layout.LayoutSensors`.
+
 `BlackjackTable.handle` is the single entry for the controller's event loop: it takes a
 `controller.ports.Event` and returns commands (gate, lamps) and frozen records (payouts
-due, violations...). The rules API (`can_double`, `verify_double`, `double`, ...) lives in
-`controller.blackjack.actions`, the layout's sensors in `controller.blackjack.layout`. A
-card always goes somewhere: a card that arrives when the rules allow none is recorded as
-a `Violation`, the shoe gate locks and the table holds until `supervisor_clear` (DESIGN
-"Runtime model": the controller cannot undo physics).
+due, violations...). A card always goes somewhere: a card that arrives when the rules allow
+none is recorded as a `Violation`, the shoe gate locks and the table holds until
+`supervisor_clear` (DESIGN "Runtime model": the controller cannot undo physics). The
+status display (`controller.blackjack.display`) reads the table's read-only queries.
 
 Few triggers per round (about eight) and no copies on the card path: the simulator plays
 a million rounds through this class.
@@ -24,22 +35,35 @@ from __future__ import annotations
 
 import logging
 
-from controller.blackjack.hand import Box
+from controller.blackjack.actions import RulesActions
+from controller.blackjack.dealing import Dealing
+from controller.blackjack.hand import Box, Hand
 from controller.blackjack.layout import LayoutSensors
 from controller.blackjack.phases import FACTS, STATES, TRANSITIONS
 from controller.blackjack.records import (
     ActionRefused,
-    CardBurned,
+    Doubled,
+    EvenMoneyElected,
+    HoldCleared,
     HoldDecision,
+    InsuranceTaken,
     Output,
     RemovalConfirmed,
+    RoundSettled,
+    ShuffleConfirmed,
+    SplitMade,
+    Stood,
     Violation,
+    WagerChanged,
+    WagerPlaced,
 )
+from controller.blackjack.round import Round, refuse
 from controller.blackjack.rules import Variants
-from controller.blackjack.settlement import Kind, Outcome, Payout
+from controller.blackjack.settlement import Payout
 from controller.blackjack.shoe import ShuffleTracker
-from controller.cards import ACE, Card
+from controller.cards import Card
 from controller.errors import IllegalAction
+from controller.game.hold import Hold
 from controller.game.records import HOLD_PROCEDURE
 from controller.ports import (
     ButtonPressed,
@@ -63,15 +87,23 @@ __all__ = ["STATES", "TRANSITIONS", "BlackjackTable"]
 log = logging.getLogger(__name__)
 
 
-class BlackjackTable(LayoutSensors):
+class BlackjackTable:
     """One blackjack table's round, driven by device events. Not thread-safe by design:
     only the controller thread touches it (DESIGN "Runtime model")."""
 
     def __init__(self, variants: Variants | None = None) -> None:
-        super().__init__(variants or Variants())
+        self.variants = variants = variants or Variants()
         self.shuffle = ShuffleTracker()
-        self.audit = ShoeAudit(self.variants.decks, BLACKJACK_RULE)  # foreign cards (3.3)
-        self._kept = False  # re-routing cards a supervisor kept: counted once already
+        self.audit = ShoeAudit(variants.decks, BLACKJACK_RULE)  # foreign cards (3.3)
+        self._play = Round(variants.boxes)
+        self._hold = Hold("round_over")  # the HOLD every game shares (controller.game.hold)
+        self._out: list[Output] = []
+        flow = self._flow = Dealing(
+            variants, self._play, self._hold, self.shuffle, self.audit, self._out
+        )
+        self._phases = flow.phases  # the round's machine, private: its triggers skip the rules
+        self._rules = RulesActions(flow)
+        self._layout = LayoutSensors(flow, self._rules)
         self._lamps: dict[Lamp, LampPattern] = {}
         self._cut_level = False
         self._door_level = False
@@ -83,47 +115,49 @@ class BlackjackTable(LayoutSensors):
     def handle(self, event: Event) -> list[Output]:
         """Apply one device event; return the commands and records it produced."""
         if type(event) is CardDrawn:
-            self.card_drawn(event.card, event.tag)
+            self._flow.card_drawn(event.card, event.tag)
         elif type(event) is ButtonPressed:
             self.press(event.button)
         elif type(event) is SpotOccupied:
-            self.spot_changed(event.spot, True, None)
+            self._layout.spot_changed(event.spot, True, None)
         elif type(event) is SpotCleared:
-            self.spot_changed(event.spot, False, None)
+            self._layout.spot_changed(event.spot, False, None)
         elif type(event) is ChipsSensed:
-            self.spot_changed(event.spot, True, event.total)
+            self._layout.spot_changed(event.spot, True, event.total)
         elif type(event) is ShoeStatusChanged:
             # the shoe reports a level; the cutting card comes out on its rising edge
             seen = event.cut_card_seen
             if seen and not self._cut_level:
-                self.cutting_card_out()
+                self._flow.cutting_card_out()
             self._cut_level = seen
             # a reload: the shoe's door opened and closed, with a shuffle due (7.1)
             reloaded = self._door_level and not event.door_open
-            if reloaded and self.shuffle.due and self.can_shuffled():
-                self._confirm_shuffle("shoe")
+            if reloaded and self.shuffle.due and self._rules.can_shuffled():
+                self._rules.confirm_shuffle("shoe")
             self._door_level = event.door_open
         elif (held := reader_hold(event, self._gate_locked is False)) is not None:
             message, by = held  # an unknown tag, or a reader lost with the gate open
-            self._violate(BLACKJACK_RULE, message, None, by)
+            self._flow.violate(BLACKJACK_RULE, message, None, by)
         return self.take_outputs()
 
     def take_outputs(self) -> list[Output]:
         """The commands and records produced since the last call (direct API users)."""
         self._sync()
-        out, self._out = self._out, []
+        out = self._out.copy()  # the parts share this list: it is emptied, not replaced
+        self._out.clear()
         return out
 
     def _sync(self) -> None:
         """Emit the gate and lamp commands that differ from what the devices were told."""
-        facts = FACTS[self.state]
+        facts = FACTS[self._phases.state]
         burn = self.shuffle.burns_due > 0 and facts.burn
-        locked = (not facts.gate_open and not burn) or bool(self.play.removals)
+        removals = self._play.removals
+        locked = (not facts.gate_open and not burn) or bool(removals)
         if locked is not self._gate_locked:
             self._gate_locked = locked
             self._out.append(LockShoe() if locked else UnlockShoe())
         want = facts.lamps
-        if self.play.removals:
+        if removals:
             want = {Lamp.DEALER_ACTION: LampPattern.STEADY}
         lamps = self._lamps
         for lamp in Lamp:
@@ -132,232 +166,102 @@ class BlackjackTable(LayoutSensors):
                 lamps[lamp] = pattern
                 self._out.append(SetLamp(lamp, pattern))
 
+    # --- read-only queries: the status display (controller.blackjack.display) reads these
+
+    @property
+    def state(self) -> str:
+        """The round's phase (`controller.blackjack.phases.Phase`), read-only."""
+        return self._phases.state
+
+    @property
+    def round(self) -> int:
+        """The round's number, counted from the table's start."""
+        return self._play.number
+
+    @property
+    def boxes(self) -> list[Box]:
+        return self._play.boxes
+
+    @property
+    def dealer(self) -> Hand:
+        return self._play.dealer
+
+    @property
+    def payouts(self) -> list[Payout]:
+        """The round's payouts so far (paid at once, then at settlement)."""
+        return self._play.payouts
+
+    @property
+    def wagers_in(self) -> int:
+        return self._play.wagers_in
+
+    @property
+    def settled(self) -> RoundSettled | None:
+        """The round's settlement, once the dealer's hand is complete (or void)."""
+        return self._play.settled
+
+    @property
+    def refused_wagers(self) -> dict[str, str]:
+        """Spot -> why the chips on it are not a wager."""
+        return self._play.refused_wagers
+
+    @property
+    def violations(self) -> list[Violation]:
+        """The violations holding the table, in the order raised."""
+        return self._hold.violations
+
+    @property
+    def boxes_in_play(self) -> tuple[Box, ...]:
+        """The boxes wagered on this round, left to right."""
+        return tuple(self._play.in_play)
+
+    @property
+    def deal_order(self) -> tuple[Box | None, ...]:
+        """The initial deal's order: each box, the dealer (None), each box again."""
+        return tuple(self._play.deal_order)
+
+    @property
+    def deal_position(self) -> int:
+        """How far the initial deal has gone in `deal_order`."""
+        return self._play.deal_pos
+
+    @property
+    def removals(self) -> tuple[tuple[Box, str], ...]:
+        """Boxes whose cards must come off before any further card, with the rule."""
+        return tuple(self._play.removals)
+
+    @property
+    def awaiting_removal(self) -> bool:
+        """A blackjack paid at once still has its cards on the layout (10.1, 10.3b)."""
+        return bool(self._play.removals)
+
+    @property
+    def current_box(self) -> Box | None:
+        """The box whose turn it is while boxes act, else None."""
+        return self._flow.current_box
+
+    @property
+    def current_hand(self) -> Hand | None:
+        return self._flow.current_hand
+
     @property
     def gate_locked(self) -> bool | None:
         """The shoe's gate as last commanded (None: not yet)."""
         return self._gate_locked
 
-    @property
-    def awaiting_removal(self) -> bool:
-        """A blackjack paid at once still has its cards on the layout (10.1, 10.3b)."""
-        return bool(self.play.removals)
-
-    # --- cards ----------------------------------------------------------------------------
+    # --- devices: the shoe, the layout, the console ---------------------------------------
 
     def card_drawn(self, card: Card, tag: str | None = None) -> None:
-        """Route a card that left the shoe to the hand the dealing order says (or HOLD)."""
-        state = self.state
-        if self.shuffle.burns_due and FACTS[state].burn and not self._kept:
-            self._burn(card, tag)
-            return
-        self.shuffle.cards_this_round += 1
-        foreign = None if self._kept else self.audit.see(card, tag)
-        if foreign is not None:
-            self._violate(foreign.rule, foreign.message, card)
-        elif self.play.removals:
-            message = "a card before the paid blackjack's cards were removed"
-            self._violate(self.play.removals[0][1], message, card)
-        elif state == "boxes_acting":
-            hand = self.play.current
-            if hand is None:  # pragma: no cover - boxes_acting always has a current hand
-                self._violate("4.1", "a card with no hand to receive it", card)
-                return
-            hand.add(card)
-            if hand.hard > 21 or hand.doubled:
-                hand.done = True
-            self._advance()
-        elif state == "initial_deal":
-            self._deal_initial(card)
-        elif state == "dealer_second" or state == "dealer_drawing":
-            self.play.dealer.add(card)
-            self._after_dealer_card()
-        elif state == "no_more_bets":
-            self._phases.fire("start_deal")
-            self._deal_initial(card)
-        else:
-            breaks = FACTS[state].card_breaks
-            if breaks is None:  # pragma: no cover - every state without a card rule is routed
-                raise IllegalAction("4.1", f"no route for a card in {state}")
-            rule, message = breaks
-            if state == "round_over" and self.shuffle.due:
-                rule, message = "7.1", f"a card before the shuffle due under {self.shuffle.due}"
-            self._violate(rule, message, card)
+        """A card left the shoe: to the hand the dealing order says (or HOLD)."""
+        self._flow.card_drawn(card, tag)
 
-    def _burn(self, card: Card, tag: str | None = None) -> None:
-        """The burn after the shuffle (surrounding rules): counted by the shoe audit (a
-        foreign card is one all the same), journaled, in no hand."""
-        self.shuffle.burns_due -= 1
-        self._out.append(CardBurned(str(card), self.shuffle.burns_due))
-        foreign = self.audit.see(card, tag)
-        if foreign is not None:
-            self._violate(foreign.rule, f"{foreign.message} (the burn card)", None, "the shoe")
+    def cutting_card_out(self) -> None:
+        """The shoe reports the cutting card (7.1b at once, or 7.1c at the round's end)."""
+        self._flow.cutting_card_out()
 
-    def _deal_initial(self, card: Card) -> None:
-        """Rule: one card to each box left to right, the dealer's first, then the seconds."""
-        target = self.play.deal_order[self.play.deal_pos]
-        self.play.deal_pos += 1
-        if target is None:
-            self.play.dealer.add(card)
-        else:
-            target.hands[0].add(card)
-        if self.play.deal_pos == len(self.play.deal_order):
-            if self.play.dealer.cards[0].rank == ACE:
-                self._phases.fire("open_insurance")
-            else:
-                self._begin_play()
-
-    def _begin_play(self) -> None:
-        """Boxes act. Against a 2-9 every blackjack is paid 3 to 2 and its cards removed
-        before any further card is dealt (10.1), so before the first box acts."""
-        self._phases.fire("start_play")
-        if self.play.dealer.cards[0].rank < 10:
-            for box in self.play.in_play:
-                hand = box.hands[0]
-                if hand.blackjack and not box.settled_at_once:
-                    hand.done = True
-                    self._pay_at_once(box, Outcome.BLACKJACK, "10.1")
-        self.play.box_index = 0
-        self.play.hand_index = 0
-        self._advance()
-
-    def _advance(self) -> None:
-        """Find the next hand that needs the dealer or a card, paying 10.1 blackjacks on
-        the way; when none is left, wait for the dealer's second card."""
-        boxes = self.play.in_play
-        while self.play.box_index < len(boxes):
-            box = boxes[self.play.box_index]
-            hands = box.hands
-            while self.play.hand_index < len(hands):
-                hand = hands[self.play.hand_index]
-                if not hand.done:
-                    if len(hand.cards) < 2:
-                        self.play.current = hand
-                        return
-                    if hand.blackjack:  # paid under 10.1, or held until the dealer
-                        hand.done = True  # hand is complete (10.2)
-                        continue
-                    if hand.hard >= 21 or hand.total == 21 or hand.split_aces:
-                        hand.done = True
-                    else:
-                        self.play.current = hand
-                        return
-                self.play.hand_index += 1
-            self.play.box_index += 1
-            self.play.hand_index = 0
-        self.play.current = None
-        self._phases.fire("await_dealer_card")
-
-    def _pay_at_once(self, box: Box, outcome: Outcome, rule: str) -> None:
-        """Pay a blackjack now (3:2 under 10.1, 1:1 under 10.3a); cards must be removed."""
-        for person, stake in box.stakes.items():
-            won = stake if outcome is Outcome.EVEN_MONEY else self._bj_win(stake)
-            self._record_payout(
-                Payout(box.number, 1, person, Kind.WAGER, outcome, stake, stake, won, 0, rule, True)
-            )
-        box.settled_at_once = True
-        self.play.removals.append((box, rule))
-
-    def confirm_removal(self) -> RemovalConfirmed:
-        """The paid blackjack's cards are in the discard rack (10.1 / 10.3b)."""
-        if not self.play.removals:
-            self._refuse("10.1", "no blackjack is waiting to be removed")
-        box, rule = self.play.removals.pop(0)
-        record = RemovalConfirmed(box.number, rule)
-        self._out.append(record)
-        return record
-
-    def _after_dealer_card(self) -> None:
-        """After the dealer's second card: collect losing insurance first (9.5)."""
-        dealer = self.play.dealer
-        if self.state == "dealer_second" and not dealer.blackjack and self.play.losing_insurance():
-            self._phases.fire("collect_insurance")
-            return
-        self._dealer_next()
-
-    def _dealer_next(self) -> None:
-        dealer = self.play.dealer
-        total = dealer.total
-        if total > 17 or (total == 17 and not (self.variants.dealer_hits_soft_17 and dealer.soft)):
-            self._settle()
-        elif self.state != "dealer_drawing":
-            self._phases.fire("dealer_draws")
-
-    def insurance_collected(self, box: Box, person: int | None = None) -> None:
-        """A losing insurance wager on ``box`` (``person``'s, or all) is off the layout
-        (9.5); the round goes on once every losing insurance is."""
-        for insurer, amount in box.insurance.items():
-            if insurer not in box.insurance_collected and person in (None, insurer):
-                box.insurance_collected.add(insurer)
-                self._record_payout(
-                    Payout(box.number, 0, insurer, Kind.INSURANCE, Outcome.LOSE,
-                           amount, 0, 0, amount, "9.5", True)
-                )  # fmt: skip
-        if self.state == "insurance_settlement" and not self.play.losing_insurance():
-            self._dealer_next()
-
-    # --- holds ----------------------------------------------------------------------------
-
-    def _violate(
-        self, rule: str, message: str, card: Card | None = None, by: str = "the shoe"
-    ) -> None:
-        """Record the violation, lock the gate and hold the table (DESIGN Runtime model).
-        ``by``: who raised it (the shoe's card, a button, a sensor), for the HOLD banner."""
-        state = self.state
-        violation = Violation(
-            rule, message, None if card is None else str(card), state=state, by=by
-        )
-        log.warning("HOLD: rule %s: %s (card %s)", rule, message, violation.card)
-        self._hold.note(violation, card, state)
-        self._out.append(violation)
-        if state != "hold":
-            self._hold.held_from = state
-            self._phases.fire("raise_hold")
-
-    def _resume_with_cards(self, decision: HoldDecision) -> None:
-        """Go back where the table was and let the held cards stand (KEEP_CARD)."""
-        cards, self._hold.cards = self._hold.cards, []
-        self._phases.fire(f"resume_{self._hold.held_from}")
-        current = self.play.current
-        if self.state == "boxes_acting" and current is not None and current.done:
-            self._advance()  # the acting box's hand was voided (9.6): the next box acts
-        elif self.state == "insurance_settlement" and not self.play.losing_insurance():
-            self._dealer_next()  # the insurance left was a voided box's (9.6)
-        self._kept = True
-        try:
-            self._route_kept(cards, decision)
-        finally:
-            self._kept = False
-
-    def _route_kept(self, cards: list[tuple[Card, str]], decision: HoldDecision) -> None:
-        """Route each kept card as the dealing order says. A card judged in the state it
-        is kept into broke that state's rule and the supervisor let it stand, so the step
-        it skipped (closing bets or insurance, collecting insurance, removing paid cards)
-        is taken as done. Any other card is checked against the rules of the state it is
-        kept into, whatever path it came by (a card past the dealer's second while
-        insurance is uncollected is a 9.5 violation even after an earlier hold)."""
-        for card, judged_in in cards:
-            if self.state == "hold":  # an earlier kept card broke a rule: this one waits
-                self._hold.cards.append((card, judged_in))
-                continue
-            state = self.state
-            self.shuffle.cards_this_round -= 1  # counted when it first arrived
-            if judged_in == state:
-                if state == "betting":
-                    self._close_bets_now()
-                elif state == "insurance":
-                    self._close_insurance()
-                elif state == "insurance_settlement":
-                    for box in self.play.in_play:
-                        self.insurance_collected(box)
-                while self.play.removals:
-                    self.confirm_removal()
-            if FACTS[self.state].gate_open or judged_in != state:
-                self.card_drawn(card)
-            else:
-                log.info("kept card %s belongs to no hand (decision %s)", card, decision)
-                self.shuffle.cards_this_round += 1
-
-    # --- console and layout ---------------------------------------------------------------
+    def spot_changed(self, spot: str, occupied: bool, total: int | None) -> None:
+        """A bet, insurance, double or discard-rack sensor changed."""
+        self._layout.spot_changed(spot, occupied, total)
 
     def press(self, button: ConsoleButton) -> None:
         """A console button. A refused press changes nothing and returns an `ActionRefused`."""
@@ -369,64 +273,166 @@ class BlackjackTable(LayoutSensors):
     def _acting_box(self, button: str) -> int:
         box = self.current_box
         if box is None:
-            if self.play.removals:
-                self._refuse(self.play.removals[0][1], "remove the paid blackjack's cards first")
-            self._refuse("4.1", f"{button}: no box is acting (the round is in {self.state})")
+            if self._play.removals:
+                refuse(self._play.removals[0][1], "remove the paid blackjack's cards first")
+            refuse("4.1", f"{button}: no box is acting (the round is in {self.state})")
         return box.number
 
     def _press(self, button: ConsoleButton) -> None:
-        state = self.state
+        flow, rules = self._flow, self._rules
+        state = flow.phases.state
         if button is ConsoleButton.NEXT:
-            if self.play.removals and not self.variants.discard_rack_reader:
-                self.confirm_removal()
+            if self._play.removals and not self.variants.discard_rack_reader:
+                flow.confirm_removal()
             elif state == "boxes_acting":
-                self.stand(self._acting_box("NEXT"))
+                rules.stand(self._acting_box("NEXT"))
             elif state == "insurance":
-                self._close_insurance()
+                rules.close_insurance()
             elif state == "settlement":
-                self._end_round()
+                flow.end_round()
             elif state == "round_over":
-                self._new_round()
+                flow.new_round()
             else:
-                self._refuse("4.1", f"NEXT has nothing to do in {state}")
+                refuse("4.1", f"NEXT has nothing to do in {state}")
         elif button is ConsoleButton.DOUBLE:
             number = self._acting_box("DOUBLE")
             if self.variants.double_spots:
-                self._double_from_spots(number)
+                self._layout.double_from_spots(number)
             else:
-                self.double(number)
+                rules.double(number)
         elif button is ConsoleButton.SPLIT:
-            self.split(self._acting_box("SPLIT"))
+            rules.split(self._acting_box("SPLIT"))
         elif button is ConsoleButton.NO_MORE_BETS:
-            self.no_more_bets()
+            rules.no_more_bets()
         elif button is ConsoleButton.INSURANCE_CLOSED:
             if state == "insurance":
-                self._close_insurance()
+                rules.close_insurance()
             elif state != "insurance_settlement":
-                self._refuse("9.5", "no insurance is open or waiting to be collected")
+                refuse("9.5", "no insurance is open or waiting to be collected")
             elif self.variants.insurance_sensors:
-                off = [b for b in self.play.in_play if b.insurance_off - b.insurance_collected]
+                off = [b for b in self._play.in_play if b.insurance_off - b.insurance_collected]
                 if not off:
-                    self._refuse("9.5", "the insurance sensors say when insurance is collected")
+                    refuse("9.5", "the insurance sensors say when insurance is collected")
                 for box in off:  # taken off the layout early: the dealer collected it
                     for person in sorted(box.insurance_off):
-                        self.insurance_collected(box, person)
+                        flow.insurance_collected(box, person)
             else:
-                for box in self.play.in_play:
-                    self.insurance_collected(box)
+                for box in self._play.in_play:
+                    flow.insurance_collected(box)
         elif button is ConsoleButton.EVEN_MONEY:
-            chosen = self._next_even_money()
+            chosen = rules.next_even_money()
             if chosen is None:
-                self._refuse("10.3", "no blackjack against a dealer ace awaits even money")
-            self.even_money(*chosen)
+                refuse("10.3", "no blackjack against a dealer ace awaits even money")
+            rules.even_money(*chosen)
         elif button is ConsoleButton.VOID_HAND:
             if state in ("round_over", "betting", "settlement", "hold"):
-                self._refuse("9.6", f"no hand to void in {state}")
-            self._violate(
+                refuse("9.6", f"no hand to void in {state}")
+            flow.violate(
                 "9.6",
                 "the dealer asked to void a hand: a supervisor decides (the round, or one box)",
                 None,
                 "the VOID HAND button",
             )
         elif button is ConsoleButton.SUPERVISOR:
-            self._refuse(HOLD_PROCEDURE, "a supervisor clears a hold by name and decision (PIN)")
+            refuse(HOLD_PROCEDURE, "a supervisor clears a hold by name and decision (PIN)")
+
+    # --- the rules API (controller.blackjack.actions), offered as it is ------------------
+
+    def verify_place_wager(self, box: int, person: int, amount: int) -> None:
+        self._rules.verify_place_wager(box, person, amount)
+
+    def can_place_wager(self, box: int, person: int, amount: int) -> bool:
+        return self._rules.can_place_wager(box, person, amount)
+
+    def place_wager(self, box: int, person: int, amount: int) -> WagerPlaced:
+        """Set ``person``'s wager on ``box`` (0 withdraws it) while betting is open (4.2)."""
+        return self._rules.place_wager(box, person, amount)
+
+    def change_wager(self, who: str, box: int, person: int, amount: int) -> WagerChanged:
+        """A supervisor sets a wager other than what the spot's sensor reported (4.2)."""
+        return self._rules.change_wager(who, box, person, amount)
+
+    def verify_no_more_bets(self) -> None:
+        self._rules.verify_no_more_bets()
+
+    def no_more_bets(self) -> None:
+        self._rules.no_more_bets()
+
+    def verify_insurance(self, box: int, person: int, amount: int) -> None:
+        self._rules.verify_insurance(box, person, amount)
+
+    def can_insure(self, box: int, person: int, amount: int) -> bool:
+        return self._rules.can_insure(box, person, amount)
+
+    def insure(self, box: int, person: int, amount: int) -> InsuranceTaken:
+        return self._rules.insure(box, person, amount)
+
+    def verify_even_money(self, box: int, person: int) -> None:
+        self._rules.verify_even_money(box, person)
+
+    def can_even_money(self, box: int, person: int) -> bool:
+        return self._rules.can_even_money(box, person)
+
+    def even_money(self, box: int, person: int) -> EvenMoneyElected:
+        """Pay ``person`` 1 to 1 at once on their request (10.3a)."""
+        return self._rules.even_money(box, person)
+
+    def verify_shuffled(self) -> None:
+        self._rules.verify_shuffled()
+
+    def can_shuffled(self) -> bool:
+        return self._rules.can_shuffled()
+
+    def shuffled(self) -> ShuffleConfirmed:
+        """The dealer confirms the shuffle (the console's SHUFFLED). NEXT never does."""
+        return self._rules.shuffled()
+
+    def verify_double(self, box: int, amount: int = 0) -> None:
+        self._rules.verify_double(box, amount)
+
+    def can_double(self, box: int, amount: int = 0) -> bool:
+        return self._rules.can_double(box, amount)
+
+    def double(self, box: int, amount: int = 0) -> Doubled:
+        """Double the acting hand, one more card only (``amount``: the holder's extra)."""
+        return self._rules.double(box, amount)
+
+    def verify_split(self, box: int) -> None:
+        self._rules.verify_split(box)
+
+    def can_split(self, box: int) -> bool:
+        return self._rules.can_split(box)
+
+    def split(self, box: int) -> SplitMade:
+        """Split the acting pair into two hands; each gets its second card in turn."""
+        return self._rules.split(box)
+
+    def verify_stand(self, box: int) -> None:
+        self._rules.verify_stand(box)
+
+    def can_stand(self, box: int) -> bool:
+        return self._rules.can_stand(box)
+
+    def stand(self, box: int) -> Stood:
+        return self._rules.stand(box)
+
+    def confirm_removal(self) -> RemovalConfirmed:
+        """The paid blackjack's cards are in the discard rack (10.1 / 10.3b)."""
+        return self._flow.confirm_removal()
+
+    def insurance_collected(self, box: Box, person: int | None = None) -> None:
+        """A losing insurance wager on ``box`` (``person``'s, or all) is off the layout."""
+        self._flow.insurance_collected(box, person)
+
+    # --- the HOLD -------------------------------------------------------------------------
+
+    def verify_void_box(self, box: int) -> None:
+        """One box's hand may be voided (9.6) during play, unless it was paid at once."""
+        self._flow.verify_void_box(box)
+
+    def supervisor_clear(
+        self, who: str, decision: HoldDecision, box: int | None = None
+    ) -> HoldCleared:
+        """A supervisor (named, for the journal) clears the HOLD with a decision: keep the
+        card(s), void the round's hand, or void one ``box``'s hand (9.6) and play on."""
+        return self._flow.supervisor_clear(who, decision, box)

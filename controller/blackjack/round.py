@@ -10,11 +10,19 @@ simulator plays a million rounds through it.
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from controller.blackjack.hand import Box, Hand
 from controller.blackjack.records import RoundSettled
 from controller.blackjack.settlement import Payout
+from controller.errors import IllegalAction
 
-__all__ = ["Round"]
+__all__ = ["Round", "refuse"]
+
+
+def refuse(rule: str, message: str) -> NoReturn:
+    """Refuse an action, citing the rule (the table's parts all refuse this way)."""
+    raise IllegalAction(rule, message)
 
 
 class Round:
@@ -56,6 +64,12 @@ class Round:
         self.refused_wagers: dict[str, str] = {}  # spot -> why its chips are not a wager
         self.sensed: dict[tuple[int, int], int] = {}  # (box, person) -> chips on the spot
         self.double_sensed: dict[tuple[int, int], int] = {}  # the double spots' readings
+
+    def box(self, number: int) -> Box:
+        """Box ``number``; `IllegalAction` if the table has none."""
+        if not 1 <= number <= len(self.boxes):
+            refuse("4.1", f"no box {number} on this table")
+        return self.boxes[number - 1]
 
     def losing_insurance(self) -> bool:
         """Insurance still on the layout, neither collected nor voided (9.5)."""
