@@ -51,7 +51,7 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
     ),
     "firmware_bridge/rdm6300.py": (["<module>"], [f"{_BRIDGE}/test_rdm6300.py"]),
     "controller/journal.py": (["<module>"], _JOURNAL),
-    "controller/journal_rows.py": (["<module>"], _JOURNAL),
+    "controller/journal_rows.py": (["<module>", "_event_types"], _JOURNAL),
     "controller/shoe_audit.py": (
         ["<module>"],
         [

@@ -122,3 +122,33 @@ def test_protocol_two_frames_in_one_read_and_empty_chunks_ignored() -> None:
     data = encode_frame(1, 1) + b"\x00\x00" + encode_frame(1, 2)
     assert FrameDecoder().feed(data) == [Frame(1, 1, b""), Frame(1, 2, b"")]
     assert struct.calcsize(">BHB") == HEADER.size
+
+
+def test_protocol_junk_bytes_add_up_over_several_oversize_runs() -> None:
+    decoder = FrameDecoder()
+    for run in (1, 2):
+        decoder.feed(b"\x01" * (MAX_ENCODED + 1) + b"\x00")
+        assert decoder.junk_bytes == run * (MAX_ENCODED + 1)
+
+
+def test_protocol_constants_and_problem_names_match_the_controllers_faults() -> None:
+    from controller.ports import Fault
+    from firmware_bridge.frame import DELIMITER
+    from firmware_bridge.rdm6300 import BAUDRATE, ProblemKind
+    from firmware_bridge.session import Session
+
+    assert DELIMITER == 0x00 and BAUDRATE == 9600
+    faults = {f.value for f in Fault}
+    assert {p.value for p in Problem} <= faults
+    assert {p.value for p in ProblemKind} <= faults
+    assert [p.value for p in Problem] == [
+        "bad-crc",
+        "malformed",
+        "oversize",
+        "unknown-message",
+        "bad-card",
+        "unsupported-version",
+        "sequence-gap",
+    ]
+    assert [p.value for p in ProblemKind] == ["bad-checksum", "malformed"]
+    assert Session(1, "S", "fw", boot_id=1, clock=lambda: 0.0).window == 16  # protocol.md

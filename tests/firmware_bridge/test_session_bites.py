@@ -4,9 +4,10 @@ docs/protocol.md's session rules it pins, and checks what the peer or the owner 
 from __future__ import annotations
 
 from firmware_bridge import messages as m
-from firmware_bridge.frame import FrameProblem, Problem
+from firmware_bridge.frame import FrameProblem, Problem, encode_frame
 from firmware_bridge.session import (
     Incoming,
+    PeerHeard,
     PeerHello,
     PeerNak,
     PeerSilent,
@@ -326,7 +327,139 @@ def test_protocol_boot_id_must_be_a_nonzero_32_bit_number() -> None:
 
     clock = Clock()
     for bad in (0, 1 << 32):
-        with pytest.raises(ValueError, match="boot_id"):
+        with pytest.raises(ValueError, match=r"^boot_id must be a non-zero 32-bit number$"):
             make(clock, m.DeviceKind.SHOE, bad)
     make(clock, m.DeviceKind.SHOE, (1 << 32) - 1)
     make(clock, m.DeviceKind.SHOE, 1)
+
+
+def card_payload(code: bytes) -> bytes:
+    """A CARD_DRAWN payload carrying ``code`` (valid or not) as its card."""
+    from firmware_bridge.frame import FrameDecoder
+
+    (frame,) = FrameDecoder().feed(m.encode(m.CardDrawn(1, "As", 0)))
+    return code + frame.payload[2:]  # type: ignore[union-attr]
+
+
+def test_protocol_an_intact_frame_with_a_bad_card_holds_its_place_in_the_sequence() -> None:
+    """A frame whose CRC matched but whose content is wrong is delivered in order (with its
+    seq) for the owner to record and ACK, not NAKed: the device must not resend it."""
+    clock = Clock()
+    device, controller = introduced(clock)
+    seq = device.send_frame(m.MessageType.CARD_DRAWN, card_payload(b"Zz"))
+    assert seq == 1
+    device.send(m.CardDrawn(0, "Kd", 0))
+    got = controller.receive_data(device.data_to_send())
+    assert [type(x) for x in got] == [FrameProblem, m.CardDrawn]
+    problem = got[0]
+    assert isinstance(problem, FrameProblem)
+    assert (problem.problem, problem.seq) == (Problem.BAD_CARD, 1)
+    assert got[1] == m.CardDrawn(2, "Kd", 0)
+    assert controller.counters.delivered == 2
+    assert controller.counters.bad_frames == 0 and controller.counters.naks_sent == 0
+    assert frames(controller.data_to_send()) == []
+    controller.acknowledge(2)
+    device.receive_data(controller.data_to_send())
+    assert device.unacknowledged == 0
+
+
+def test_protocol_a_bad_frame_does_not_stop_the_rest_of_the_read() -> None:
+    clock = Clock()
+    device, controller = introduced(clock)
+    device.send(m.CardDrawn(0, "Kd", 0))
+    unknown = encode_frame(0x7F, 0)
+    got = controller.receive_data(unknown + device.data_to_send())
+    assert [type(x) for x in got] == [FrameProblem, m.CardDrawn]
+    assert got[0] == FrameProblem(Problem.UNKNOWN_MESSAGE, "message type 0x7f")
+    damaged = bytearray(m.encode(m.Heartbeat()))
+    damaged[2] ^= 0x40
+    device.send(m.CardDrawn(0, "Qh", 0))
+    got = controller.receive_data(bytes(damaged) + device.data_to_send())
+    assert [type(x) for x in got] == [FrameProblem, m.CardDrawn]
+    assert controller.counters.bad_frames == 2 and controller.counters.naks_sent == 2
+    assert frames(controller.data_to_send()) == [
+        m.Nak(m.NakReason.UNKNOWN_MESSAGE),
+        m.Nak(m.NakReason.BAD_FRAME),
+    ]
+
+
+def test_protocol_serial_arithmetic_half_way_round_is_behind_not_ahead() -> None:
+    """RFC 1982 as docs/protocol.md states it: b is after a when (b - a) mod 65536 is in
+    1..32767. A number exactly 32768 on is not ahead: it is an old one, a duplicate."""
+    clock = Clock()
+    device, controller = introduced(clock)
+    device.send(m.CardDrawn(0, "As", 0))
+    controller.receive_data(device.data_to_send())
+    controller.acknowledge(1)
+    controller.data_to_send()
+    assert controller.receive_data(m.encode(m.CardDrawn(2 + 32768, "Kd", 0))) == []
+    assert controller.counters.duplicates == 1 and controller.counters.out_of_order == 0
+    assert frames(controller.data_to_send()) == [m.Ack(1)]
+    assert controller.receive_data(m.encode(m.CardDrawn(2 + 32767, "Kd", 0))) == []
+    assert controller.counters.out_of_order == 1
+
+
+def test_protocol_hello_gap_of_one_and_half_way_round() -> None:
+    one = "peer's oldest unacknowledged message is 11, expected 10: 1 lost"
+    for next_seq, gaps_expected in ((11, [one]), (10 + 32768, [])):
+        clock = Clock()
+        controller = make(clock, m.DeviceKind.CONTROLLER, 9, resume=(55, 9))
+        controller.connect()
+        got = controller.receive_data(
+            m.encode(m.Hello(m.DeviceKind.SHOE, 55, next_seq, "S55", "fw"))
+        )
+        assert [x.detail for x in got if isinstance(x, FrameProblem)] == gaps_expected
+
+
+def test_protocol_peer_hello_is_kept_and_reported() -> None:
+    clock = Clock()
+    controller = make(clock, m.DeviceKind.CONTROLLER, 9)
+    assert controller.peer_hello is None and controller.peer_boot is None
+    controller.connect()
+    hello = m.Hello(m.DeviceKind.SHOE, 55, 1, "S55", "fw 2")
+    got = controller.receive_data(m.encode(hello))
+    assert got == [PeerHello(hello, True)]
+    assert controller.peer_hello == hello and controller.peer_boot == 55
+
+
+def test_protocol_heard_again_is_reported_once() -> None:
+    clock = Clock()
+    _, controller = introduced(clock, heartbeat_interval=10.0, heartbeat_timeout=3.0)
+    clock.now += 4
+    assert len(controller.tick()) == 1
+    first = controller.receive_data(m.encode(m.Heartbeat()))
+    again = controller.receive_data(m.encode(m.Heartbeat()))
+    assert first == [PeerHeard()] and again == []
+    clock.now += 4
+    assert len(controller.tick()) == 1  # silent again: reported again
+
+
+def test_protocol_connect_does_not_count_as_silent() -> None:
+    clock = Clock()
+    device = make(clock, m.DeviceKind.SHOE, 7, heartbeat_interval=10.0, heartbeat_timeout=3.0)
+    device.connect()
+    clock.now += 3.5
+    assert device.tick() == [PeerSilent(3.5)]
+
+
+def test_protocol_a_fresh_session_keeps_time_before_connect() -> None:
+    clock = Clock()
+    device = make(clock, m.DeviceKind.SHOE, 7, heartbeat_interval=1.0, heartbeat_timeout=3.0)
+    clock.now += 1.0
+    assert device.tick() == []
+    assert frames(device.data_to_send()) == [m.Heartbeat()]
+    clock.now += 3.0
+    assert device.tick() == [PeerSilent(4.0)]
+
+
+def test_protocol_nak_holdoff_is_a_quarter_of_the_resend_interval() -> None:
+    clock = Clock()
+    device, _ = introduced(clock, resend_interval=0.25)
+    device.send(m.CardDrawn(0, "As", 0))
+    device.data_to_send()
+    clock.now += 0.0546875  # under a quarter (0.0625), over a fifth (0.05)
+    device.receive_data(m.encode(m.Nak(m.NakReason.BAD_FRAME)))
+    assert frames(device.data_to_send()) == []
+    clock.now += 0.0078125  # now exactly a quarter
+    device.receive_data(m.encode(m.Nak(m.NakReason.BAD_FRAME)))
+    assert frames(device.data_to_send()) == [m.CardDrawn(1, "As", 0)]

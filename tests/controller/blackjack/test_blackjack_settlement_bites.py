@@ -106,3 +106,42 @@ def test_money_round_balance_exactly() -> None:
     with pytest.raises(BalanceError, match="wagered 25, settled stakes 24"):
         check_balance(25, pays)
     assert check_balance(0, []) == RoundBalance(0, 0, 0)
+
+
+def test_10_1_refused_odd_stake_says_why_word_for_word() -> None:
+    with pytest.raises(BalanceError) as refused:
+        blackjack_win(5, 2)
+    assert str(refused.value) == (
+        "3 to 2 on 5 is 7.5, not whole chips of 2, and the table names no rounding "
+        "(odd_stakes = refuse: such a wager is refused at betting)"
+    )
+
+
+def test_10_1_settle_hand_pays_a_blackjack_with_the_tables_rounding() -> None:
+    assert settle_hand(5, 21, True, False, 20, False, 1, OddStakes.ROUND_DOWN)[2] == 7
+    assert settle_hand(5, 21, True, False, 20, False, 1, OddStakes.ROUND_UP)[2] == 8
+    with pytest.raises(BalanceError):
+        settle_hand(5, 21, True, False, 20, False, 1, OddStakes.REFUSE)
+
+
+def test_money_an_unbalanced_round_names_every_figure() -> None:
+    with pytest.raises(BalanceError) as unbalanced:
+        check_balance(11, [payout(10, 0, 0, 10)])
+    assert str(unbalanced.value) == (
+        "round does not balance: wagered 11, settled stakes 10, paid out 0 + house result 10"
+        " = 10 (DESIGN Money)"
+    )
+
+
+def test_money_outcome_and_kind_names_as_journaled() -> None:
+    """Payout records are journaled by these values: renaming one breaks every replay."""
+    assert [o.value for o in Outcome] == [
+        "win",
+        "blackjack",
+        "even_money",
+        "lose",
+        "push",
+        "returned",
+        "void",
+    ]
+    assert [k.value for k in Kind] == ["wager", "insurance"]

@@ -213,3 +213,81 @@ def test_11_4c_the_tables_hold_7462_distinct_values_with_their_categories() -> N
         "four of a kind",
         "straight flush",
     ]
+
+
+def test_all_in_a_lone_contributor_gets_everything_back() -> None:
+    assert build_pots({1: 10}, folded=()) == ([], {1: 10})
+    assert pots_in_play({1: 10}, live={1}, all_in=()) == ([], {1: 10})
+
+
+def test_all_in_a_live_seat_with_nothing_in_makes_no_empty_pot() -> None:
+    pots, returns = build_pots({1: 10, 2: 10, 3: 0}, folded=())
+    assert pots == [Pot(20, (1, 2))] and returns == {}
+
+
+def test_all_in_pots_in_play_a_seat_all_in_for_nothing_wins_no_pot() -> None:
+    pots, returns = pots_in_play({1: 1, 2: 5}, live={1, 2, 3}, all_in={1, 3})
+    assert pots == [Pot(2, (1, 2))]  # seat 3 is not eligible
+    assert returns == {2: 4}  # nobody left who can call it
+
+
+def test_rake_is_whole_chip_units() -> None:
+    raked, rake = take_rake([Pot(95, (1, 2)), Pot(40, (2, 3))], 10, 100, 5)
+    assert type(rake) is int and rake == 10
+    assert all(type(p.amount) is int for p in raked)
+
+
+def test_11_4d_each_award_and_split_names_its_pot() -> None:
+    _, splits, awards = settle_showdown(
+        [Pot(30, (1, 2)), Pot(10, (2,))],
+        {1: cards(ACES), 2: cards(KINGS)},
+        called=2,
+        seats=6,
+        chip_unit=1,
+    )
+    assert [s.pot_index for s in splits] == [0, 1]
+    assert [a.pot for a in awards] == [0, 1]
+    assert [a.amount for a in awards] == [30, 10]
+
+
+def test_11_4c_and_11_4e_refusals_word_for_word() -> None:
+    with pytest.raises(IllegalAction) as chop:
+        refuse_chop()
+    assert chop.value.reason == (
+        "the pot shall not be divided by the agreement of two or more players; "
+        "each hand shall be played to a conclusion"
+    )
+    with pytest.raises(IllegalAction) as none:
+        verify_request_to_see([], seated={1}, by_seat=1, seat=None)
+    assert none.value.reason == "no final showdown in this hand: there are no hands to see"
+
+
+def test_11_4c_best_of_five_six_or_four_cards() -> None:
+    from controller.poker.evaluator import (
+        EvaluationError,
+        best_hand,
+        best_value,
+        hand_value,
+    )
+
+    five = cards("As Ah 8d 6c 3s")
+    assert best_value(five) == hand_value(five)
+    assert best_hand(five) == tuple(five)
+    six = cards("As Ah 8d 6c 3s Ad")
+    assert best_value(six).category.value == "three of a kind"
+    for bad in (cards("As Ah 8d 6c"),):
+        with pytest.raises(EvaluationError, match=r"^a poker hand needs five cards, not 4$"):
+            best_value(bad)
+        with pytest.raises(EvaluationError, match=r"^a poker hand needs five cards, not 4$"):
+            best_hand(bad)
+    with pytest.raises(EvaluationError) as four:
+        hand_value(cards("As Ah 8d 6c"))
+    assert str(four.value) == "a poker hand is five different cards, not ['As', 'Ah', '8d', '6c']"
+    with pytest.raises(EvaluationError):
+        hand_value(cards("As Ad Ah Ac As"))  # no five-card hand has five aces
+
+
+def test_11_4_rule_constants() -> None:
+    from controller.poker.showdown import CHOP_RULE, SHOWDOWN_RULE, SPLIT_RULE
+
+    assert (SHOWDOWN_RULE, SPLIT_RULE, CHOP_RULE) == ("11.4(c)", "11.4(d)", "11.4(e)")
