@@ -8,19 +8,25 @@ console API until ``--cards`` cards have been dealt.
 
 - Card to state: from the simulated shoe's write of a CARD_DRAWN frame to the controller's
   publication of the state that includes it (journal row durable on disk, rules applied,
-  shoe acknowledged). Both ends are read on CLOCK_MONOTONIC (time.perf_counter on Linux),
+  shoe acknowledged, the state handed to the status server), heard as the page hears it,
+  on the server's event stream. Both ends are read on CLOCK_MONOTONIC (time.perf_counter on Linux),
   which is one clock for every process on the machine. Beside it, the floor: one durable
   SQLite WAL insert (synchronous=FULL) on the same disk.
 - Idle CPU: the controller process's CPU over ``--idle`` seconds with its devices open
   (the shoe heartbeating) and no events, as % of one core.
 - Peak RSS: the controller process's VmHWM at the end.
 
-Targets (issue 6): median < 1 ms, p99 < 5 ms, idle CPU < 0.5 %, RSS < 60 MB.
+Targets: card to state median < 1 ms and at most 2.5x the floor measured in the same run,
+p99 < 3 ms, on a quiet machine (issue 16); idle CPU < 0.5 %, RSS < 60 MB (issue 6).
+``--json`` prints, besides the details, ``median_ms``, ``p99_ms``, ``floor_median_ms`` and
+``median_floor_ratio``, and the load average before and after the run (``load_average``:
+on a shared machine a p99 means little without it; docs/install.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import random
@@ -28,7 +34,9 @@ import sqlite3
 import statistics
 import sys
 import tempfile
+import threading
 import time
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +48,13 @@ from sim_hardware.remote import ConsoleClient, RemoteHands
 from sim_hardware.shoe import SimulatedShoe
 from sim_hardware.testbed import ControllerProcess, free_port, settle, write_config
 
-TARGETS = {"median_ms": 1.0, "p99_ms": 5.0, "idle_cpu_percent": 0.5, "rss_mb": 60.0}
+TARGETS = {
+    "median_ms": 1.0,
+    "median_floor_ratio": 2.5,
+    "p99_ms": 3.0,
+    "idle_cpu_percent": 0.5,
+    "rss_mb": 60.0,
+}
 
 
 def percentile(samples: list[float], p: float) -> float:
@@ -48,25 +62,68 @@ def percentile(samples: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
 
 
+class StateStream:
+    """The page's view of the table: ``GET /api/events`` (Server-Sent Events), read on a
+    thread of its own; `wait_past` waits for the first state past a journal row. This is
+    how the display hears of a card; polling ``/api/state`` every 2 ms instead (as this
+    benchmark did before issue 16) loads the controller's process with requests no real
+    page makes, in the very millisecond being measured."""
+
+    def __init__(self, url: str) -> None:
+        parts = urllib.parse.urlsplit(url)
+        self._conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=10)
+        self._conn.request("GET", "/api/events")
+        self._response = self._conn.getresponse()
+        self._latest: dict[str, Any] = {}
+        self._changed = threading.Condition()
+        self._thread = threading.Thread(target=self._read, name="bench-sse", daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        event = ""
+        try:
+            for raw in self._response:
+                line = raw.decode().rstrip("\n")
+                if line.startswith("event: "):
+                    event = line[7:]
+                elif line.startswith("data: ") and event == "state":
+                    with self._changed:
+                        self._latest = json.loads(line[6:])
+                        self._changed.notify_all()
+        except (OSError, ValueError, AttributeError, http.client.HTTPException):
+            pass  # the controller stopped, or `close` closed the stream under the read
+
+    def wait_past(self, seq: int, timeout: float) -> dict[str, Any] | None:
+        with self._changed:
+            if self._changed.wait_for(
+                lambda: self._latest.get("journal_seq", 0) > seq, timeout=timeout
+            ):
+                return self._latest
+        return None
+
+    def close(self) -> None:
+        self._conn.close()
+
+
 def card_latencies(
     client: ConsoleClient, shoe: SimulatedShoe, dealer: BlackjackDealer, cards: int
 ) -> list[float]:
     samples: list[float] = []
-    state = client.state()
-    while len(samples) < cards:
-        seen = state.get("journal_seq", 0)
-        drawn_before = shoe.session.counters.sent
-        did = dealer.step()
-        if shoe.session.counters.sent > drawn_before and did.startswith(("deal", "hit")):
-            written = shoe.last_write_at
-            deadline = time.monotonic() + 5
-            while time.monotonic() < deadline:
-                time.sleep(0.002)  # polling gently: the server shares the controller's GIL
-                state = client.state()
-                if state.get("journal_seq", 0) > seen:
-                    samples.append(state["published_at"] - written)
-                    break
-        state = settle(client, seen, timeout=0.5 if did.startswith("wait") else 3.0)
+    stream = StateStream(client.base_url)
+    try:
+        state = client.state()
+        while len(samples) < cards:
+            seen = state.get("journal_seq", 0)
+            drawn_before = shoe.session.counters.sent
+            did = dealer.step()
+            if shoe.session.counters.sent > drawn_before and did.startswith(("deal", "hit")):
+                written = shoe.last_write_at
+                published = stream.wait_past(seen, timeout=5.0)
+                if published is not None:
+                    samples.append(published["published_at"] - written)
+            state = settle(client, seen, timeout=0.5 if did.startswith("wait") else 3.0)
+    finally:
+        stream.close()
     return samples
 
 
@@ -97,6 +154,7 @@ def sqlite_floor(folder: Path, rounds: int = 300) -> list[float]:
 
 
 def measure(cards: int, idle: float) -> dict[str, Any]:
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="tablectl-bench-") as name:
         folder = Path(name)
         floor = sqlite_floor(folder)
@@ -118,7 +176,13 @@ def measure(cards: int, idle: float) -> dict[str, Any]:
                 rss = peak_rss_mb(pid)
             finally:
                 controller.stop()
+    median, floor_median = statistics.median(samples) * 1e3, statistics.median(floor) * 1e3
     return {
+        "median_ms": median,
+        "p99_ms": percentile(samples, 0.99) * 1e3,
+        "floor_median_ms": floor_median,
+        "median_floor_ratio": median / floor_median,
+        "load_average": {"before": list(load_before), "after": list(os.getloadavg())},
         "cards": len(samples),
         "card_to_state_ms": {
             "median": statistics.median(samples) * 1e3,
@@ -135,8 +199,9 @@ def measure(cards: int, idle: float) -> dict[str, Any]:
 
 def verdicts(result: dict[str, Any]) -> dict[str, bool]:
     return {
-        "median_ms": result["card_to_state_ms"]["median"] < TARGETS["median_ms"],
-        "p99_ms": result["card_to_state_ms"]["p99"] < TARGETS["p99_ms"],
+        "median_ms": result["median_ms"] < TARGETS["median_ms"],
+        "median_floor_ratio": result["median_floor_ratio"] <= TARGETS["median_floor_ratio"],
+        "p99_ms": result["p99_ms"] < TARGETS["p99_ms"],
         "idle_cpu_percent": result["idle_cpu_percent"] < TARGETS["idle_cpu_percent"],
         "rss_mb": result["rss_mb"] < TARGETS["rss_mb"],
     }
@@ -161,11 +226,17 @@ def main() -> int:
     latency_met = "met" if met["median_ms"] and met["p99_ms"] else "NOT met"
     print(
         f"  {'shoe write -> state published (journal durable)':<46} {card['median']:>7.2f}ms "
-        f"{card['p99']:>7.2f}ms   <1 / <5 ms: {latency_met}"
+        f"{card['p99']:>7.2f}ms   <1 / <3 ms: {latency_met}"
     )
     print(
         f"  {'one durable SQLite WAL insert (the floor)':<46} {floor['median']:>7.2f}ms "
         f"{floor['p99']:>7.2f}ms"
+    )
+    print(
+        f"  median {result['median_floor_ratio']:.1f}x the floor (target <= 2.5x: "
+        f"{'met' if met['median_floor_ratio'] else 'NOT met'}); load average "
+        f"{result['load_average']['before'][0]:.2f} before, "
+        f"{result['load_average']['after'][0]:.2f} after"
     )
     print(
         f"  idle CPU over {args.idle:.0f} s: {result['idle_cpu_percent']:.2f} % of one core "

@@ -11,8 +11,10 @@ saying so, not a failure of the others. The results go to ``bench/results/`` as
 can be compared over time.
 
 Targets: wire latency within 2x the raw pty echo (issue 2); blackjack 3,000 one-box
-rounds/s (issue 4); poker hands 5x pokerkit (issue 5); card to state median < 1 ms, p99
-< 5 ms, idle CPU < 0.5 %, RSS < 60 MB (issue 6); card to page p99 < 50 ms (issue 7);
+rounds/s (issue 4); poker hands 5x pokerkit (issue 5); card to state median < 1 ms and
+at most 2.5x the durable insert floor of the same run, p99 < 3 ms on a quiet machine (issue
+16; the row shows the load average the run started at), idle CPU < 0.5 %, RSS < 60 MB
+(issue 6); card to page p99 < 50 ms (issue 7);
 card to state with the pit feed on within 10 % of off (issue 8); the journal's start-up
 check of a 1,000,000-row journal under 1 s after its first full check (issue 12). The
 hand evaluator and the decode rates had no number in their issues: their rows say so.
@@ -108,19 +110,20 @@ def evaluator_rows(r: dict[str, Any]) -> list[Row]:
 
 
 def latency_rows(r: dict[str, Any]) -> list[Row]:
-    card, floor, met, t = (
-        r["card_to_state_ms"],
-        r["sqlite_durable_insert_ms"],
-        r["met"],
-        r["targets"],
-    )
+    met, t = r["met"], r["targets"]
+    load = r["load_average"]["before"][0]
+    floor = f"durable SQLite insert {_f(r['floor_median_ms'], ' ms', 3)}"
     return [
         Row("latency", "card to published state, median",
-            _f(card["median"], " ms", 3), f"durable SQLite insert {_f(floor['median'], ' ms', 3)}",
+            _f(r["median_ms"], " ms", 3), f"{floor}; load {load:.2f}",
             f"< {t['median_ms']} ms", met["median_ms"]),
+        Row("latency", "card to published state, median / floor",
+            f"{r['median_floor_ratio']:.1f}x", floor,
+            f"<= {t['median_floor_ratio']}x the floor", met["median_floor_ratio"]),
         Row("latency", "card to published state, p99",
-            _f(card["p99"], " ms", 3), f"durable SQLite insert {_f(floor['p99'], ' ms', 3)}",
-            f"< {t['p99_ms']} ms", met["p99_ms"]),
+            _f(r["p99_ms"], " ms", 3),
+            f"durable SQLite insert {_f(r['sqlite_durable_insert_ms']['p99'], ' ms', 3)}",
+            f"< {t['p99_ms']} ms (quiet machine)", met["p99_ms"]),
         Row("latency", "idle CPU of tablectl run", _f(r["idle_cpu_percent"], " %", 2), "-",
             f"< {t['idle_cpu_percent']} %", met["idle_cpu_percent"]),
         Row("latency", "peak RSS of tablectl run", _f(r["rss_mb"], " MB", 1), "-",

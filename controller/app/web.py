@@ -1,9 +1,11 @@
 """The status display's server, inside the `tablectl` process (aiohttp, its own thread).
 
-The controller thread calls `StatusServer.publish` after every event with the new state; the
-server keeps only the latest and pushes it to every connected page over Server-Sent Events.
-`publish` never blocks and never waits on the network: it hands the state to the server's
-event loop with ``call_soon_threadsafe`` and returns.
+The controller thread calls `StatusServer.publish` after every burst of events with the new
+state; the server keeps only the latest and pushes it to every connected page over
+Server-Sent Events. `publish` never blocks, never waits on the network and never
+serialises: it hands the state (built from copies, never changed after) to the server's
+event loop with ``call_soon_threadsafe`` and returns; the JSON is made here, on the
+server's thread, when a page or a request first asks for that state.
 
 Pages (docs/display.md), all served from ``static/`` by this server, nothing from the
 internet (the Content-Security-Policy says ``'self'`` only):
@@ -130,7 +132,7 @@ class StatusServer(WebThread):
         self.check = ConsoleCheck(secret)
         self._secret_hex = None if secret is None else secret.hex()
         self._state: dict[str, Any] = {}
-        self._state_text = "{}"
+        self._state_text: str | None = "{}"
         self._version = 0
         self._refusals = Refusals()
         self._pin_lock: asyncio.Lock | None = None
@@ -146,15 +148,17 @@ class StatusServer(WebThread):
     # --- the controller's side ----------------------------------------------------------
 
     def publish(self, state: dict[str, Any]) -> None:
-        """Hand the new state to the server (from any thread; never blocks)."""
-        text = json.dumps(state, separators=(",", ":"))
-        self._publish_text(state, text)
+        """Hand the new state to the server (from any thread; never blocks, never
+        serialises). The state is the controller's hand-over: built from copies and never
+        changed after, so this server's thread turns it into JSON, once, when a page or a
+        request first asks for it (`_text`)."""
+        self._hand_over(state)
         for view in self.views:
-            view._publish_text(state, text)
+            view._hand_over(state)
 
-    def _publish_text(self, state: dict[str, Any], text: str) -> None:
-        if not self.call(self._set_state, state, text):
-            self._state, self._state_text = state, text  # not serving (yet, or any more)
+    def _hand_over(self, state: dict[str, Any]) -> None:
+        if not self.call(self._set_state, state):
+            self._state, self._state_text = state, None  # not serving (yet, or any more)
 
     def start(self) -> StatusServer:
         super().start()
@@ -204,10 +208,18 @@ class StatusServer(WebThread):
             return self._deny(request, 403, "the Host is not this server")
         return await handler(request)
 
-    def _set_state(self, state: dict[str, Any], text: str) -> None:
-        self._state, self._state_text = state, text
+    def _set_state(self, state: dict[str, Any]) -> None:
+        self._state, self._state_text = state, None
         self._version += 1
         self.wake()
+
+    def _text(self) -> str:
+        """The latest state as JSON, made on the server's thread the first time it is
+        asked for (a state nobody reads before the next one is never serialised)."""
+        text = self._state_text
+        if text is None:
+            text = self._state_text = json.dumps(self._state, separators=(",", ":"))
+        return text
 
     # --- pages and read-only views ------------------------------------------------------
 
@@ -239,7 +251,7 @@ class StatusServer(WebThread):
         return response
 
     async def _get_state(self, request: web.Request) -> web.Response:
-        return web.Response(text=self._state_text, content_type="application/json")
+        return web.Response(text=self._text(), content_type="application/json")
 
     async def _get_events(self, request: web.Request) -> web.StreamResponse:
         response = web.StreamResponse(
@@ -258,7 +270,7 @@ class StatusServer(WebThread):
                 changed = self.changed
                 if self._version != seen:
                     seen = self._version
-                    await response.write(f"event: state\ndata: {self._state_text}\n\n".encode())
+                    await response.write(f"event: state\ndata: {self._text()}\n\n".encode())
                     continue
                 try:
                     await asyncio.wait_for(changed.wait(), timeout=PING_SECONDS)

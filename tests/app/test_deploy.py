@@ -24,6 +24,18 @@ def test_the_unit_runs_tablectl_with_a_watchdog_and_the_device_groups() -> None:
     assert service["Restart"] == "always"
 
 
+def test_the_unit_puts_the_controller_first_without_a_real_time_policy() -> None:
+    """docs/install.md, "A loaded Pi": ahead of the kiosk for the CPU and the disk, and no
+    real-time policy (it would cover the status server's thread too)."""
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.read(ROOT / "deploy" / "tablectl.service")
+    service = unit["Service"]
+    assert -20 <= int(service["Nice"]) < 0
+    assert service["IOSchedulingClass"] == "best-effort"
+    assert int(service["IOSchedulingPriority"]) == 0
+    assert service.get("CPUSchedulingPolicy", "other") not in ("fifo", "rr")
+
+
 def test_notify_sends_to_the_socket_systemd_names(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
