@@ -239,7 +239,7 @@ def main() -> int:
     failed = []
     figures = {}
     survivors_all: list[str] = []
-    for path in config["paths_to_mutate"]:
+    for path in config["source_paths"]:
         for route, results in routes.items():
             if path not in results or not results[path]:
                 if route == "mutmut":

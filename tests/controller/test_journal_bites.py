@@ -484,9 +484,9 @@ def test_journal_checkpoint_is_not_rewritten_when_nothing_is_new(tmp_path: Path)
         j.append("Note", {}, source="test")
         j.checkpoint()
         assert cp.stat().st_ino != before
-    with Journal(path, key=KEY) as j:
-        before = cp.stat().st_ino
-        j.checkpoint()  # read at open: the same row, nothing to write
+    before = cp.stat().st_ino
+    with Journal(path, key=KEY) as j:  # the checkpoint read at open is the last row
+        j.checkpoint()
         assert cp.stat().st_ino == before
 
 
@@ -512,3 +512,53 @@ def test_journal_rows_a_dataclass_never_seen_before_becomes_an_object() -> None:
     assert to_jsonable(FreshRecord) is FreshRecord  # a class is not a record
     ordered = collections.OrderedDict([(1, Card.parse("Kd"))])
     assert to_jsonable(ordered) == {"1": "Kd"}
+
+
+def test_journal_is_used_from_another_thread_than_the_one_that_opened_it(tmp_path: Path) -> None:
+    """The start-up replay opens it, the controller thread writes to it."""
+    import threading
+
+    path = tmp_path / "t.sqlite"
+    errors: list[BaseException] = []
+    with filled(path) as j, Journal(path, key=KEY, readonly=True) as ro:
+
+        def work() -> None:
+            try:
+                j.append("Note", {}, source="test")
+                assert len(list(ro.entries())) == 5
+            except BaseException as exc:  # reported below, in the test's thread
+                errors.append(exc)
+
+        worker = threading.Thread(target=work)
+        worker.start()
+        worker.join()
+    assert errors == []
+
+
+def test_journal_an_empty_unkeyed_journal_is_brought_to_the_keyed_format(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    Journal(path, key=KEY).close()
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version=0")
+    with Journal(path, key=KEY, readonly=True):
+        pass  # read-only: not written
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 0
+    with Journal(path, key=KEY) as j:
+        j.append("Note", {}, source="test")
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+
+
+def test_journal_an_unkeyed_journal_with_rows_is_refused_with_why(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    filled(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version=0")
+    with pytest.raises(JournalCorrupt) as old:
+        Journal(path, key=KEY)
+    assert old.value.seq == 1
+    assert old.value.reason == (
+        "the journal's chain is not keyed (written before issue 12, with plain SHA-256): it "
+        "cannot be checked; open a new journal"
+    )

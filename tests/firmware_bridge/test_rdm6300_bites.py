@@ -82,3 +82,12 @@ def test_rdm6300_presence_a_tag_seen_exactly_hold_ago_is_a_new_presentation() ->
     assert presence.present(11.5) == frozenset()
     assert presence.seen(TAG, 12.0)
     assert presence.seen(TAG, 13.0)  # exactly one hold after the last sighting
+
+
+def test_rdm6300_constants_and_problem_names_match_the_controllers_faults() -> None:
+    from controller.ports import Fault
+    from firmware_bridge.rdm6300 import BAUDRATE
+
+    assert BAUDRATE == 9600
+    assert [p.value for p in ProblemKind] == ["bad-checksum", "malformed"]
+    assert {p.value for p in ProblemKind} <= {f.value for f in Fault}

@@ -463,3 +463,23 @@ def test_protocol_nak_holdoff_is_a_quarter_of_the_resend_interval() -> None:
     clock.now += 0.0078125  # now exactly a quarter
     device.receive_data(m.encode(m.Nak(m.NakReason.BAD_FRAME)))
     assert frames(device.data_to_send()) == [m.CardDrawn(1, "As", 0)]
+
+
+def test_protocol_window_is_16_by_default() -> None:
+    """docs/protocol.md: a sender keeps up to 16 reliable messages in flight."""
+    clock = Clock()
+    device, _ = introduced(clock)
+    assert device.window == 16
+    for _ in range(17):
+        device.send(m.CardDrawn(0, "As", 0))
+    assert len(frames(device.data_to_send())) == 16
+
+
+def test_protocol_an_intact_bad_frame_is_hearing_the_peer_again() -> None:
+    clock = Clock()
+    device, controller = introduced(clock, heartbeat_interval=10.0)
+    clock.now += 4
+    assert len(controller.tick()) == 1
+    device.send_frame(m.MessageType.CARD_DRAWN, card_payload(b"Zz"))
+    got = controller.receive_data(device.data_to_send())
+    assert [type(x) for x in got] == [PeerHeard, FrameProblem]
