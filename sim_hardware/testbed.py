@@ -40,8 +40,9 @@ def write_config(
 ) -> Path:
     """The example blackjack table, with the shoe at ``shoe_url``, the journal in
     ``folder``, the display on ``port``, and no sensors for insurance or for the layout to
-    back keyed wagers (wagers and insurance are keyed on the console). ``extra`` is appended (e.g. a [pit] section). With
-    ``rfid_decks`` the shoe is an RDM6300 reader reading those enrolled decks."""
+    back keyed wagers (wagers and insurance are keyed on the console). ``extra`` is
+    appended (e.g. a [pit] section). With ``rfid_decks`` the shoe is an RDM6300 reader
+    reading those enrolled decks."""
     text = (EXAMPLES / "blackjack-table.toml").read_text()
     protocol = 'protocol = "tablectl"  # docs/protocol.md'
     if rfid_decks:
