@@ -76,6 +76,7 @@ log = logging.getLogger("soak")
 
 FOREIGN = Card.parse("As")
 STALL_SECONDS = 120.0  # a round that lasts longer is stuck (rounds take seconds)
+SHUFFLE_SECONDS = 1.2  # RFID: longer than the reader's default repeat window (1 s)
 PIN = "2468"  # examples/blackjack-table.toml [[staff]]: supervisor s01's demo PIN
 GATE_OPEN_STATES = ("no_more_bets", "initial_deal", "boxes_acting", "dealer_second",
                     "dealer_drawing")  # fmt: skip
@@ -164,6 +165,12 @@ class DoctoredHands(RemoteHands):
     def shuffle(self) -> None:
         self.close_shoe()
         shoe = self.shoe
+        if isinstance(shoe, SimulatedRfidShoe):
+            # A real shuffle takes minutes; the simulated one none. Without this wait a
+            # card read just before the shuffle can come out first from the new shoe
+            # within the reader's repeat window (`[shoe] repeat_window_ms`, 1 s by
+            # default), where the reader rightly takes it for the same pass of that tag.
+            time.sleep(SHUFFLE_SECONDS)
         if self.rng.random() >= self.rate:
             shoe.load()
             return
