@@ -562,3 +562,9 @@ def test_journal_an_unkeyed_journal_with_rows_is_refused_with_why(tmp_path: Path
         "the journal's chain is not keyed (written before issue 12, with plain SHA-256): it "
         "cannot be checked; open a new journal"
     )
+
+
+def test_journal_key_of_16_bytes_is_the_least_accepted(tmp_path: Path) -> None:
+    Journal(tmp_path / "a.sqlite", key=bytes(range(16))).close()
+    with pytest.raises(JournalError, match=r"must be 16\+ bytes"):
+        Journal(tmp_path / "b.sqlite", key=bytes(range(15)))
