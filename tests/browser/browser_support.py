@@ -14,6 +14,7 @@ from controller.app.supervisor import hash_pin
 from controller.app.table import RunningTable
 from controller.cards import Card
 from controller.ports import ConsoleAction, DealerSignedIn
+from sim_hardware.shoe import SimulatedShoe
 
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = [
@@ -117,6 +118,13 @@ class Hands:
     def draw(self) -> str:
         seen = self.table.loop.processed
         card = self.sim.draw()
+        # The card itself must be in: another event (the shoe's status after a gate
+        # command) can satisfy the count while the card is still on the line, and a
+        # caller that reads the view next (`shuffled`'s burns) would draw one too many.
+        # The shoe is ACKed only once the card is journaled, in the burst that publishes.
+        shoe = self.table.devices.sim_shoe if self.table.devices is not None else None
+        if isinstance(shoe, SimulatedShoe) and not shoe.wait_until_acknowledged(10.0):
+            raise AssertionError(f"the controller never acknowledged {card}")
         self._settle(seen)
         return card
 
