@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.needs import missing
+
 CHROMIUM = Path("/usr/bin/chromium")  # Debian's package: .ci/run installs it, never a download
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -26,7 +28,7 @@ def browser() -> Iterator[object]:
     allows one running instance per thread, so every browser test shares this one."""
     sync_api = pytest.importorskip("playwright.sync_api")
     if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
+        missing("Debian's chromium")
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser

