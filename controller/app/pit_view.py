@@ -57,6 +57,7 @@ STATIC = Path(__file__).parent / "pit_static"
 PASSWORD_ENV = "TABLECTL_PIT_PASSWORD"
 FIGURES_SECONDS = 5.0  # the figures are worked out again at most this often without news
 NAME_MAX = 40  # a manager's name as typed for an acknowledgement or a shift start
+MANAGER_BODY_MAX = 1024  # the largest body a pit manager's POST has any need for
 
 
 def broker_password(args: argparse.Namespace) -> str:
@@ -232,7 +233,7 @@ class PitView(WebThread):
         self.call(self.wake)
 
     def build_app(self) -> web.Application:
-        app = web.Application()
+        app = web.Application(client_max_size=MANAGER_BODY_MAX)
         app.add_routes(
             [
                 web.get("/", self._index),
@@ -346,9 +347,10 @@ class PitView(WebThread):
             text=text, content_type="image/svg+xml", headers={"Cache-Control": "no-cache"}
         )
 
-    async def _manager_json(self, request: web.Request) -> dict[str, Any]:
+    async def _manager_json(self, request: web.Request, fields: set[str]) -> dict[str, Any]:
         """A pit manager's POST: JSON only (a cross-site form cannot send it without a
-        preflight this server never answers), from this page's own origin, with a name."""
+        preflight this server never answers), from this page's own origin, small (the
+        app's ``client_max_size``), with a name and no field but ``fields``."""
         origin = request.headers.get("Origin")
         if origin is not None and origin.split("://", 1)[-1] != request.host:
             raise web.HTTPForbidden(text="not from the floor view's own page")
@@ -358,13 +360,18 @@ class PitView(WebThread):
             body = await request.json()
         except ValueError as exc:
             raise web.HTTPBadRequest(text="not JSON") from exc
-        by = str(body.get("by") or "").strip() if isinstance(body, dict) else ""
+        if not isinstance(body, dict):
+            raise web.HTTPBadRequest(text="a JSON object")
+        unknown = set(body) - fields - {"by"}
+        if unknown:
+            raise web.HTTPBadRequest(text=f"unknown fields: {', '.join(sorted(unknown))}")
+        by = str(body.get("by") or "").strip()
         if not by or len(by) > NAME_MAX:
             raise web.HTTPBadRequest(text="say who you are (your name or initials)")
         return {**body, "by": by}
 
     async def _ack(self, request: web.Request) -> web.Response:
-        body = await self._manager_json(request)
+        body = await self._manager_json(request, {"id"})
         if not self.floor.acknowledge(str(body.get("id", "")), body["by"]):
             raise web.HTTPConflict(text="no such alarm, or already acknowledged")
         return web.json_response({"ok": True})
@@ -372,7 +379,7 @@ class PitView(WebThread):
     async def _shift(self, request: web.Request) -> web.Response:
         """Start the shift now, or at ``start`` (ISO 8601 with its offset, not in the
         future)."""
-        body = await self._manager_json(request)
+        body = await self._manager_json(request, {"start"})
         now = self.floor.wall()
         start = body.get("start") or "now"
         stamp = now if start == "now" else _aware(start)

@@ -183,6 +183,10 @@ def test_the_managers_posts_take_json_from_the_page_with_a_name(tmp_path: Path) 
         assert _post(url, future, good) == 400
         naive = json.dumps({"start": "2026-01-01T00:00:00", "by": "Anna"}).encode()
         assert _post(url, naive, good) == 400  # a time with no offset is ambiguous
+        extra = json.dumps({"start": "now", "by": "Anna", "evil": 1}).encode()
+        assert _post(url, extra, good) == 400  # no field but the ones it takes
+        big = json.dumps({"start": "now", "by": "Anna" + " " * 4000}).encode()
+        assert _post(url, big, good) == 413
         assert _post(url, body, {**good, "Origin": view.url}) == 200
         assert view.store.journal_entries("ShiftStarted")[0]["who"] == "Anna"
         ack = json.dumps({"id": "no such alarm", "by": "Anna"}).encode()
