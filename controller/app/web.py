@@ -363,7 +363,19 @@ class StatusServer(WebThread):
         async with self._pin_lock:  # scrypt: ~50 ms, in the executor
             return await loop.run_in_executor(None, self.gate.attempt, CONSOLE, staff, pin, role)
 
-    def _pin_refused(self, verdict: Any) -> web.Response:
+    def _pin_refused(
+        self, verdict: Any, staff: str, record: type[SignInRefused | SupervisorPinRefused]
+    ) -> web.Response:
+        """A wrong PIN (or one during the delay): journaled as ``record`` with who tried and
+        how the count stands, and answered 403, or 429 while the delay runs."""
+        self.events.put(
+            record(
+                source="console",
+                who=staff,
+                failures=verdict.failures,
+                locked_for=verdict.locked_for,
+            )
+        )
         status = 429 if verdict.locked_for > 0 else 403
         headers = {"Retry-After": str(int(verdict.locked_for + 0.999))} if status == 429 else {}
         return web.json_response(
@@ -383,15 +395,7 @@ class StatusServer(WebThread):
         staff, pin = staff_id_of(body["staff"]), pin_of(body["pin"])
         verdict = await self._attempt(staff, pin, "dealer")
         if verdict.member is None:
-            self.events.put(
-                SignInRefused(
-                    source="console",
-                    who=staff,
-                    failures=verdict.failures,
-                    locked_for=verdict.locked_for,
-                )
-            )
-            return self._pin_refused(verdict)
+            return self._pin_refused(verdict, staff, SignInRefused)
         member: StaffMember = verdict.member
         self.events.put(DealerSignedIn(source="console", staff_id=member.id, name=member.name))
         return web.json_response(
@@ -429,15 +433,7 @@ class StatusServer(WebThread):
             raise BadRequest(f"the reason is printable text of at most {MAX_REASON} characters")
         verdict = await self._attempt(staff, pin, "supervisor")
         if verdict.member is None:
-            self.events.put(
-                SupervisorPinRefused(
-                    source="console",
-                    who=staff,
-                    failures=verdict.failures,
-                    locked_for=verdict.locked_for,
-                )
-            )
-            return self._pin_refused(verdict)
+            return self._pin_refused(verdict, staff, SupervisorPinRefused)
         self.events.put(
             SupervisorAction(
                 source="supervisor",
