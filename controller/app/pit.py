@@ -32,6 +32,10 @@ walks every public payload (event, alarm, the retained state) and sets each valu
 names a card to null, naming its path under ``redacted``; the full row goes to the
 restricted topic, or to the hand's reveal. Blackjack here is the New Zealand no-hole-card
 game, dealt all face up, so nothing of it is withheld.
+
+Where the parts live: the journal reads (`pit_reader.JournalReader`), the cursor file
+(`pit_cursor`), the broker URL, topics and paho client (`pit_link`), the privacy walk
+(`pit_privacy`). This module is the publisher's thread and what a row becomes.
 """
 
 from __future__ import annotations
@@ -40,20 +44,31 @@ import datetime
 import json
 import logging
 import queue
-import re
 import sqlite3
 import threading
 import time
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
-
-import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
 from controller import game as games
-from controller.app.config import PitConfig, TableConfig
+from controller.app.config import TableConfig
+from controller.app.pit_cursor import Cursor, cursor_path
+from controller.app.pit_link import make_client, parse_broker, topic_base
+from controller.app.pit_privacy import names_a_card, withhold, withhold_text
+from controller.app.pit_reader import JournalReader
 from controller.errors import ConfigError, TableError
+
+__all__ = [  # the pit's public names, importable from here wherever they live
+    "Cursor",
+    "PitError",
+    "PitPublisher",
+    "cursor_path",
+    "make_client",
+    "names_a_card",
+    "parse_broker",
+    "pit_publisher",
+    "topic_base",
+    "withhold",
+]
 
 log = logging.getLogger(__name__)
 
@@ -76,53 +91,6 @@ ALARM_KINDS = {
 }
 
 
-# A card code as the shoe, the console and the rules write it (controller/cards.py): a rank
-# 2-9, T or 10, J, Q, K, A, then a suit s h d c. A value that is nothing but card codes is
-# one in any case ("Qc", "QC", "qc 2s"); in other text, a code as the rules write it
-# ("drew Qc"; not the words "as" and "ad"). _MAYBE, on the row's raw JSON, finds every row
-# either could match in (and more): the rows it passes are not walked at all.
-_CODE = r"(?:10|[2-9TJQKAtjqka])[shdcSHDC]"
-_ONLY_CARDS = re.compile(rf"\s*{_CODE}(?:[\s,;]+{_CODE})*\s*")
-_CARD_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9TJQKA])[shdc](?![0-9A-Za-z])")
-_MAYBE = re.compile(r"(?:10|[2-9TJQKA])[SHDC](?![0-9A-Z])", re.IGNORECASE)
-
-
-def names_a_card(text: str) -> bool:
-    """Whether a string names a card: it is card codes only, or text quoting one."""
-    return _ONLY_CARDS.fullmatch(text) is not None or _CARD_IN_TEXT.search(text) is not None
-
-
-def withhold(value: Any, withheld: dict[str, Any], path: str = "") -> Any:
-    """``value`` (parsed JSON) with every card in it set to null. Each value set to null is
-    added to ``withheld`` under its path (``"card"``, ``"args.cards"``, ``"view.hold"``:
-    keys and list indexes joined by dots). A list of nothing but cards is withheld whole;
-    so is an object with a card for a key. Rule 11.3(a)."""
-    if isinstance(value, str):
-        if names_a_card(value):
-            withheld[path] = value
-            return None
-        return value
-    if isinstance(value, list):
-        if value and all(isinstance(v, str) and _ONLY_CARDS.fullmatch(v) for v in value):
-            withheld[path] = value
-            return None
-        return [withhold(v, withheld, f"{path}.{i}") for i, v in enumerate(value)]
-    if isinstance(value, dict):
-        if any(_ONLY_CARDS.fullmatch(key) for key in value):
-            withheld[path] = value
-            return None
-        return {k: withhold(v, withheld, f"{path}.{k}" if path else k) for k, v in value.items()}
-    return value
-
-
-def withhold_text(text: str, value: Any, withheld: dict[str, Any]) -> Any:
-    """`withhold` for a value parsed from the JSON ``text``, skipping the walk when the
-    text holds nothing that could be a card (most rows: bets, folds, buttons)."""
-    if _MAYBE.search(text) is None:
-        return value
-    return withhold(value, withheld)
-
-
 class PitError(TableError, OSError):
     """The pit feed cannot start: its cursor file or the journal cannot be opened."""
 
@@ -133,73 +101,6 @@ def _now() -> str:
 
 def _dumps(value: Any) -> bytes:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
-
-
-def parse_broker(url: str) -> tuple[str, int, bool]:
-    """``mqtt://host[:1883]`` or ``mqtts://host[:8883]`` -> (host, port, tls)."""
-    parts = urlsplit(url if "://" in url else f"mqtt://{url}")
-    if parts.scheme not in ("mqtt", "mqtts", "tcp", "ssl") or not parts.hostname:
-        raise ConfigError(f"pit.broker: expected mqtt://host[:port] or mqtts://..., not {url!r}")
-    tls = parts.scheme in ("mqtts", "ssl")
-    return parts.hostname, parts.port or (8883 if tls else 1883), tls
-
-
-def topic_base(prefix: str, site: str, table_id: str) -> str:
-    for name, value in (("prefix", prefix), ("site", site), ("table id", table_id)):
-        if not value or any(c in value for c in "+#\0") or (name != "prefix" and "/" in value):
-            raise ConfigError(f"the {name} {value!r} cannot be part of an MQTT topic")
-    return f"{prefix}/{site}/table/{table_id}"
-
-
-def make_client(
-    pit: PitConfig, client_id: str, *, clean_session: bool = True
-) -> tuple[mqtt.Client, str, int]:
-    """A paho client with the credentials and TLS of ``pit`` (not yet connected).
-    ``clean_session=False``: the broker keeps the client's QoS 1 messages while it is away
-    (the floor view's persistent session)."""
-    host, port, tls = parse_broker(pit.broker)
-    client = mqtt.Client(
-        CallbackAPIVersion.VERSION2,
-        client_id=client_id,
-        protocol=mqtt.MQTTv311,
-        clean_session=clean_session,
-    )
-    if pit.username:
-        client.username_pw_set(pit.username, pit.password or None)
-    if tls or pit.ca_file or pit.cert_file:
-        client.tls_set(
-            ca_certs=pit.ca_file or None,
-            certfile=pit.cert_file or None,
-            keyfile=pit.key_file or None,
-        )
-    client.reconnect_delay_set(min_delay=1, max_delay=8)
-    return client, host, port
-
-
-class Cursor:
-    """The last journal seq the broker acknowledged, durable beside the journal. It may lag
-    the truth (a row is then sent again) but is never ahead of it."""
-
-    def __init__(self, path: Path, key: str) -> None:
-        self.path = path
-        self.key = key
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")  # a lost update only resends rows
-        self._db.execute("CREATE TABLE IF NOT EXISTS cursor (key TEXT PRIMARY KEY, seq INTEGER)")
-        row = self._db.execute("SELECT seq FROM cursor WHERE key = ?", (key,)).fetchone()
-        self.seq: int = row[0] if row else 0
-
-    def save(self, seq: int) -> None:
-        self._db.execute("INSERT OR REPLACE INTO cursor VALUES (?, ?)", (self.key, seq))
-        self.seq = seq
-
-    def close(self) -> None:
-        self._db.close()
-
-
-def cursor_path(journal_path: Path) -> Path:
-    return journal_path.with_name(journal_path.name + ".pit-cursor")
 
 
 class PitPublisher:
@@ -235,7 +136,7 @@ class PitPublisher:
         self._state: dict[str, Any] | None = None
         self._state_version = 0
         self._thread: threading.Thread | None = None
-        self._db: sqlite3.Connection | None = None
+        self._journal: JournalReader | None = None  # every read of the journal: pit_reader
         self.cursor: Cursor | None = None
         # publisher-thread state
         self.connected = threading.Event()
@@ -263,14 +164,9 @@ class PitPublisher:
         """Open the journal (read-only) and the cursor, then connect in the background: an
         absent broker never delays the table's start."""
         try:
-            self._db = sqlite3.connect(
-                self.journal_path.resolve().as_uri() + "?mode=ro",
-                uri=True,
-                check_same_thread=False,
-            )
-            first = self._db.execute("SELECT hash FROM journal WHERE seq = 1").fetchone()
+            self._journal = JournalReader(self.journal_path)
             # keyed by the journal's first row too: a new journal starts from its row 1
-            key = f"{self.pit.broker}|{self.base}|{first[0] if first else ''}"
+            key = f"{self.pit.broker}|{self.base}|{self._journal.first_hash()}"
             self.cursor = Cursor(cursor_path(self.journal_path), key)
         except sqlite3.Error as exc:
             raise PitError(f"the pit feed cannot open {self.journal_path}: {exc}") from exc
@@ -305,9 +201,9 @@ class PitPublisher:
             self._thread = None
         self.client.disconnect()
         self.client.loop_stop()
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
         if self.cursor is not None:
             self.cursor.close()
             self.cursor = None
@@ -456,13 +352,9 @@ class PitPublisher:
 
     def _send_rows(self) -> None:
         room = self.window - len(self._left)
-        if room <= 0 or self._db is None:
+        if room <= 0 or self._journal is None:
             return
-        rows = self._db.execute(
-            "SELECT seq, wall, round, source, kind, payload, actor, hash FROM journal "
-            "WHERE seq > ? ORDER BY seq LIMIT ?",
-            (self._sent, room),
-        ).fetchall()
+        rows = self._journal.rows_after(self._sent, room)
         for row in rows:
             self._send_row(row)
             time.sleep(0)  # let the controller thread have the interpreter if it waits
@@ -506,16 +398,8 @@ class PitPublisher:
         """What was withheld from every row since the previous hand's end (rule 11.4(c):
         the hand is over; what was face down may be shown)."""
         cards: list[dict[str, Any]] = []
-        if self._db is not None:
-            start = self._db.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM journal WHERE kind = ? AND seq < ?",
-                (self.hand_end, end_seq),
-            ).fetchone()[0]
-            rows = self._db.execute(
-                "SELECT seq, kind, payload FROM journal WHERE seq > ? AND seq < ? ORDER BY seq",
-                (start, end_seq),
-            ).fetchall()
-            for seq, kind, text in rows:
+        if self._journal is not None:
+            for seq, kind, text in self._journal.hand_rows(self.hand_end, end_seq):
                 withheld: dict[str, Any] = {}
                 withhold_text(text, json.loads(text), withheld)
                 if withheld:
@@ -541,10 +425,7 @@ class PitPublisher:
         return _dumps({**self._header(), **body})
 
     def _last_seq(self) -> int:
-        if self._db is None:
-            return 0
-        row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM journal").fetchone()
-        return int(row[0])
+        return 0 if self._journal is None else self._journal.last_seq()
 
 
 def pit_publisher(config: TableConfig) -> PitPublisher:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from controller import game as games
-from controller.app.pit import withhold
+from controller.app.pit_privacy import withhold
 from controller.app.pit_store import PitStore
 from controller.errors import ConfigError, TableError
 

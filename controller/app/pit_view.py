@@ -40,11 +40,11 @@ from aiohttp import web
 
 from controller.app.cli import seconds, tcp_port
 from controller.app.config import PitConfig
-from controller.app.pit import make_client, parse_broker
 from controller.app.pit_alarms import HEADS_KEPT
 from controller.app.pit_figures import figures_csv, series, shift_figures, svg_chart, when
 from controller.app.pit_floor import Floor, TableSeen, iso
 from controller.app.pit_import import import_journals
+from controller.app.pit_link import make_client, parse_broker
 from controller.app.pit_store import PitStore, PitStoreError
 from controller.app.webthread import WebThread
 from controller.errors import ConfigError, TableError
