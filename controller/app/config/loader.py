@@ -1,0 +1,100 @@
+"""Reading a table's TOML file and checking it whole, section by section, before anything
+starts: `load_config` (a file) and `parse_config` (its text).
+
+Each section is checked by its own module (see the package's docstring for the list); this
+one only knows their order. The order matters: the first problem found is the one
+reported, and a config with two mistakes always names the same one first.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from controller import game as games
+from controller.app.config import display, journal, pit, shoe, staff, table
+from controller.app.config.checker import Checker, Schema
+from controller.app.config.rules import parse_rules
+from controller.app.config.table import TableConfig
+from controller.errors import ConfigError
+from drivers.pinmap import parse_pinmap
+
+__all__ = ["SECTIONS", "load_config", "parse_config"]
+
+# The plain sections and their keys; the games' own sections come from the registry.
+SECTIONS: dict[str, Schema] = {
+    "table": table.TABLE_SCHEMA,
+    "limits": table.LIMITS_SCHEMA,
+    "shoe": shoe.SCHEMA,
+    "display": display.SCHEMA,
+    "journal": journal.SCHEMA,
+    "supervisor": staff.SUPERVISOR_SCHEMA,
+    "staff": staff.STAFF_SCHEMA,
+    "pit": pit.SCHEMA,
+}
+
+
+def load_config(path: str | Path) -> TableConfig:
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{p}: cannot read the config: {exc.strerror}") from exc
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(
+            f"{p}:{line}: not UTF-8 text (byte {data[exc.start]:#04x}); a TOML file is UTF-8"
+        ) from None
+    return parse_config(text, source=str(p), base=p.parent)
+
+
+def parse_config(text: str, *, source: str = "<config>", base: Path | None = None) -> TableConfig:
+    check = Checker(text, source)
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+    known = {*SECTIONS, *games.names(), "pins"}
+    for name in doc:
+        if name not in known:
+            raise check.error(f"unknown section (known: {', '.join(sorted(known))})", name)
+    table_doc = table.parse_table(check, doc)
+    limits = table.parse_limits(check, doc)
+    game = table_doc["game"]
+    rules = parse_rules(check, doc, game, limits)
+    shoe_config = shoe.parse_shoe(check, doc, base)
+    display_doc = display.read_display(check, doc)
+    journal_config = journal.read_journal(check, doc, base)
+    if not isinstance(doc.get("pins"), dict):
+        raise check.error("the [pins] section is missing (docs/wiring.md)")
+    pins = parse_pinmap(text, source=source, games={game: games.spec(game).devices})
+    supervisor = staff.parse_supervisor(check, doc)
+    members = staff.parse_staff(check, doc)
+    display_config = display.check_display(check, display_doc, base)
+    pit_config = pit.parse_pit(check, doc)
+    return TableConfig(
+        source=source,
+        table_id=table_doc["id"],
+        game=game,
+        site=table_doc["site"],
+        minimum=limits["minimum"],
+        maximum=limits["maximum"],
+        denominations=tuple(sorted(limits["denominations"])),
+        rules=rules,
+        shoe=shoe_config,
+        pins=pins,
+        display_host=display_config.host,
+        display_port=display_config.port,
+        journal_path=journal_config.path,
+        journal_key=journal_config.key,
+        supervisor=supervisor,
+        pit=pit_config,
+        staff=members,
+        console_secret=display_config.console_secret,
+        view_host=display_config.view_host,
+        view_port=display_config.view_port,
+        tls_cert_file=display_config.tls_cert_file,
+        tls_key_file=display_config.tls_key_file,
+    )

@@ -1,0 +1,98 @@
+"""``[table]`` and ``[limits]``, and `TableConfig`: the whole checked config of one table.
+
+- ``[table]``: ``id``, ``game`` (a registered game: `controller.game.names`), ``site``.
+- ``[limits]``: ``minimum`` and ``maximum`` wager (the table notice, rule 11.5),
+  ``denominations`` (chip values; the lowest is the unit pots are split to, 11.4(d)).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller import game as games
+from controller.app.config.checker import REQUIRED, Checker, Schema
+from controller.app.config.pit import PitConfig
+from controller.app.config.shoe import ShoeConfig
+from controller.app.config.staff import StaffMember, SupervisorConfig
+from drivers.pinmap import PinMap
+
+__all__ = ["LIMITS_SCHEMA", "TABLE_SCHEMA", "TableConfig", "parse_limits", "parse_table"]
+
+TABLE_SCHEMA: Schema = {"id": (str, REQUIRED), "game": (str, REQUIRED), "site": (str, "site")}
+LIMITS_SCHEMA: Schema = {
+    "minimum": (int, REQUIRED),
+    "maximum": (int, REQUIRED),
+    "denominations": (list, [1]),
+}
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    source: str
+    table_id: str
+    game: str
+    site: str
+    minimum: int
+    maximum: int
+    denominations: tuple[int, ...]
+    rules: Any  # the game's rules config (its GameSpec's ``rules`` type)
+    shoe: ShoeConfig
+    pins: PinMap
+    display_host: str
+    display_port: int
+    journal_path: Path
+    journal_key: Path | None = None  # [journal] key_file; None: the journal's path + ".key"
+    supervisor: SupervisorConfig | None = None
+    pit: PitConfig | None = None
+    staff: tuple[StaffMember, ...] = ()
+    console_secret: Path | None = None  # None: console.secret beside the journal
+    view_host: str = ""  # "": no read-only address
+    view_port: int = 0
+    tls_cert_file: str = ""
+    tls_key_file: str = ""
+
+    @property
+    def console_secret_file(self) -> Path:
+        """The console's secret (docs/security.md): ``[display] console_secret_file``, or
+        ``console.secret`` in the journal's folder."""
+        if self.console_secret is not None:
+            return self.console_secret
+        return self.journal_path.parent / "console.secret"
+
+    @property
+    def dealers(self) -> tuple[StaffMember, ...]:
+        """Who may sign in to deal: every staff member (a supervisor may deal too)."""
+        return self.staff
+
+    def staff_member(self, staff_id: str) -> StaffMember | None:
+        return next((m for m in self.staff if m.id == staff_id), None)
+
+
+def parse_table(check: Checker, doc: dict[str, Any]) -> dict[str, Any]:
+    """``[table]``, its game one the registry knows (the config names no game itself)."""
+    table = check.section(doc, "table", TABLE_SCHEMA)
+    if table["game"] not in games.names():
+        raise check.error(f"must be one of {', '.join(games.names())}", "table", "game")
+    return table
+
+
+def parse_limits(check: Checker, doc: dict[str, Any]) -> dict[str, Any]:
+    """``[limits]``: the table notice (rule 11.5) and the chips, in whole chip units."""
+    limits = check.section(doc, "limits", LIMITS_SCHEMA)
+    denominations = limits["denominations"]
+    if not denominations or not all(
+        isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in denominations
+    ):
+        raise check.error("must be a list of positive whole numbers", "limits", "denominations")
+    if limits["minimum"] <= 0:
+        raise check.error("must be positive", "limits", "minimum")
+    if limits["minimum"] > limits["maximum"]:
+        raise check.error(
+            f"the minimum {limits['minimum']} is above the maximum {limits['maximum']} "
+            "(rule 11.5: the table notice)",
+            "limits",
+            "minimum",
+        )
+    return limits
