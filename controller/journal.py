@@ -28,12 +28,12 @@ written by the controller, that row's hash, and an HMAC of both under the key. O
 checks only the checkpoint's own row and the rows after it, and refuses a journal that
 ends before the checkpoint (rows cut off the end) or whose row there has another hash
 (the end rewritten). A missing or unreadable checkpoint means a full check; a checkpoint
-whose MAC does not check out (forged, or from another key) is refused. The checkpoint is a
-small file of its own rather than a table in the journal so that writing it never touches
-the journal file (no second fsync per event: it is written without one, by rename, after a
-successful check at open and when a round ends, never ahead of the rows it names, which
-are already on disk), and so that a journal found broken while the table runs can be
-marked so (`Journal.mark_broken`) without writing to the journal file.
+whose MAC does not check out (forged, or from another key) is refused. Why it is a file
+of its own, written without an fsync: `controller.journal_checkpoint`.
+
+**Rotation** (issue 16, `controller.journal_set`): a table's journal is a set of files; a
+file rotation opens begins with a `ROTATED` row that goes on from the last row of the file
+before it (its seq and hash), so the chain runs unbroken across files (`Journal.origin`).
 
 What the checkpoint cannot see: a row older than the checkpoint changed while the table
 was off (the controller runs a full check in the background after every start for that),
@@ -46,17 +46,15 @@ never mended here: a supervisor opens a new one, the old one kept beside it
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
-import hmac
 import json
-import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from controller.journal_checkpoint import read_checkpoint, write_checkpoint
 from controller.journal_rows import (  # the rows as data (journal_rows.py), re-exported
     EVENT_TYPES,
     Checkpoint,
@@ -76,27 +74,14 @@ from controller.journal_rows import (  # the rows as data (journal_rows.py), re-
 )
 
 __all__ = [
-    "EVENT_TYPES",
-    "FORMAT",
-    "GENESIS",
-    "MIN_KEY_BYTES",
-    "Checkpoint",
-    "Entry",
-    "Head",
-    "Journal",
-    "JournalCorrupt",
-    "JournalError",
-    "Row",
-    "as_row",
-    "canonical",
-    "checkpoint_path",
-    "decode_event",
-    "plain_row_hash",
-    "row_hash",
-    "to_jsonable",
-]
+    "EVENT_TYPES", "FORMAT", "GENESIS", "MIN_KEY_BYTES", "ROTATED", "Checkpoint", "Entry", "Head",
+    "Journal", "JournalCorrupt", "JournalError", "Row", "as_row", "canonical", "checkpoint_path",
+    "decode_event", "plain_row_hash", "row_hash", "to_jsonable",
+]  # fmt: skip
 
 GENESIS = "0" * 64
+ROTATED = "JournalRotated"
+"""The kind of a rotated file's first row (`controller.journal_set`)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS journal (
@@ -144,8 +129,10 @@ class Journal:
         readonly: bool = False,
         check: bool = True,
         head: Head | None = None,
+        start: Head | None = None,
     ) -> None:
         self.path = Path(path)
+        self._start = start  # a new file that goes on from another's last row (rotation)
         if not isinstance(key, bytes) or len(key) < MIN_KEY_BYTES:
             raise JournalError(f"the journal key for {self.path} must be {MIN_KEY_BYTES}+ bytes")
         self._key = key
@@ -180,8 +167,9 @@ class Journal:
         except (sqlite3.Error, ValueError) as exc:  # ValueError: text that is not UTF-8
             self._close_quietly()
             raise JournalError(f"cannot open the journal {self.path}: {exc}") from exc
-        self.last_seq: int = row[0] if row else 0
-        self.last_hash: str = row[1] if row else GENESIS
+        begin = start or Head(0, GENESIS)
+        self.last_seq: int = row[0] if row else begin.seq
+        self.last_hash: str = row[1] if row else begin.hash
         if version != FORMAT and row is not None:
             self._close_quietly()
             raise JournalCorrupt(
@@ -317,8 +305,9 @@ class Journal:
         the ``head`` given. Returns how many rows were checked. On a writable journal the
         checkpoint then moves to the last row (so the next open checks only newer rows)."""
         checkpoint = self.read_checkpoint()
-        if checkpoint is None or (checkpoint.seq == 0 and checkpoint.broken_seq is None):
-            count = self._verify_rows(0, GENESIS)
+        origin = self.origin()
+        if checkpoint is None or (checkpoint.seq <= origin.seq and checkpoint.broken_seq is None):
+            count = self._verify_rows(origin.seq, origin.hash)
             self.checked_from = 0
         else:
             if checkpoint.broken_seq is not None:
@@ -328,7 +317,8 @@ class Journal:
                 )
             self._check_reaches(checkpoint.seq, checkpoint.hash, "the checkpoint")
             count = self._verify_rows(checkpoint.seq - 1, None)
-            self.checked_from = checkpoint.seq - 1
+            trusted = checkpoint.seq - 1 > origin.seq  # rows before the checkpoint's own
+            self.checked_from = checkpoint.seq - 1 if trusted else 0
         if head is not None:
             self._check_reaches(head.seq, head.hash, "the head given")
         if not self.readonly:
@@ -349,7 +339,10 @@ class Journal:
         ``head`` given) when rows were cut off; `JournalError` when SQLite cannot read the
         file at all. ``pace`` is called every ``pace_rows`` rows (a check in the
         background yields the interpreter there, or raises to stop)."""
-        count = self._verify_rows(0, GENESIS, upto=upto, pace=pace, pace_rows=pace_rows)
+        origin = self.origin()
+        count = self._verify_rows(
+            origin.seq, origin.hash, upto=upto, pace=pace, pace_rows=pace_rows
+        )
         if upto is None:
             checkpoint = self.read_checkpoint()
             if checkpoint is not None and checkpoint.broken_seq is not None:
@@ -359,6 +352,59 @@ class Journal:
             if head is not None:
                 self._check_reaches(head.seq, head.hash, "the head given")
         return count
+
+    def origin(self) -> Head:
+        """Where this file's chain begins: row 0 (``GENESIS``) for a table's first file;
+        for a file rotation opened, the last row of the file before it, as its first row
+        (`ROTATED`, under the key like every row) names it. A file that begins anywhere
+        else lost its first rows, or was never a journal's start: refused, naming the row."""
+        try:
+            row = self._db.execute(
+                "SELECT seq, kind, payload, prev_hash FROM journal ORDER BY seq LIMIT 1"
+            ).fetchone()
+        except sqlite3.Error as exc:
+            raise JournalError(f"the journal {self.path} is damaged: {exc}") from exc
+        if row is None:
+            return self._start or Head(0, GENESIS)
+        seq, kind, payload, prev_hash = row
+        if seq == 1:
+            return Head(0, GENESIS)
+        try:
+            body = json.loads(payload)
+        except (TypeError, ValueError):
+            body = None
+        if (
+            kind == ROTATED
+            and isinstance(body, dict)
+            and isinstance(seq, int)
+            and body.get("prev_seq") == seq - 1
+            and body.get("prev_hash") == prev_hash
+        ):
+            return Head(seq - 1, str(prev_hash))
+        raise JournalCorrupt(
+            seq,
+            f"the file {self.path.name} begins at row {seq} without a {ROTATED} row naming "
+            "the row before it (rows cut off its start, or not a journal's first file)",
+        )
+
+    def last_authentic(self, kind: str) -> Entry | None:
+        """The last row of ``kind`` (a snapshot), its own HMAC checked here and now, so a
+        row the start-up check took on trust is never used unchecked; None if there is
+        none. Found by a backward scan: as cheap as the rows after it."""
+        try:
+            row = self._db.execute(
+                f"SELECT {_COLUMNS} FROM journal WHERE kind = ? ORDER BY seq DESC LIMIT 1",
+                (kind,),
+            ).fetchone()
+        except sqlite3.Error as exc:
+            raise JournalError(f"the journal {self.path} is damaged: {exc}") from exc
+        if row is None:
+            return None
+        check_row(self._key, row, row[8])
+        seq, wall, mono, round_, source, kind_, payload, actor, prev_hash, digest = row
+        return Entry(
+            seq, wall, mono, round_, source, kind_, json.loads(payload), actor, prev_hash, digest
+        )
 
     def _check_reaches(self, seq: int, digest: str, what: str) -> None:
         """The journal still holds row ``seq`` with hash ``digest``."""
@@ -420,35 +466,10 @@ class Journal:
     # --- the checkpoint ----------------------------------------------------------------
 
     def read_checkpoint(self) -> Checkpoint | None:
-        """The checkpoint beside the journal if its MAC checks out; None if there is none
-        (or it cannot be parsed: a torn write is a missing checkpoint, a full check); a
-        `JournalCorrupt` naming the row it claims when the MAC does not check out."""
-        path = checkpoint_path(self.path)
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            raise JournalError(f"cannot read the checkpoint {path}: {exc}") from exc
-        try:
-            body = json.loads(data)
-            checkpoint = Checkpoint(
-                int(body["seq"]),
-                str(body["hash"]),
-                None if body.get("broken_seq") is None else int(body["broken_seq"]),
-                None if body.get("broken") is None else str(body["broken"]),
-            )
-            mac = str(body["mac"])
-        except (ValueError, KeyError, TypeError, ArithmeticError):  # torn, or not ours
-            return None
-        expected = hmac.digest(self._key, checkpoint.message(), "sha256").hex()
-        if not hmac.compare_digest(mac.encode(), expected.encode()):
-            raise JournalCorrupt(
-                checkpoint.seq,
-                f"the checkpoint {path.name} that vouches for it does not carry the journal "
-                "key's MAC (forged, or made with another key)",
-            )
-        self._checkpoint_seq = checkpoint.seq
+        """The checkpoint beside the journal (`controller.journal_checkpoint`)."""
+        checkpoint = read_checkpoint(self.path, self._key)
+        if checkpoint is not None:
+            self._checkpoint_seq = checkpoint.seq
         return checkpoint
 
     def checkpoint(self) -> None:
@@ -467,15 +488,7 @@ class Journal:
         self._write_checkpoint(Checkpoint(self.last_seq, self.last_hash, seq, message))
 
     def _write_checkpoint(self, checkpoint: Checkpoint) -> None:
-        path = checkpoint_path(self.path)
-        mac = hmac.digest(self._key, checkpoint.message(), "sha256").hex()
-        body = {**dataclasses.asdict(checkpoint), "mac": mac}
-        tmp = path.with_name(path.name + ".tmp")
-        try:
-            tmp.write_text(json.dumps(body, sort_keys=True) + "\n", encoding="utf-8")
-            os.replace(tmp, path)
-        except OSError as exc:
-            raise JournalError(f"cannot write the checkpoint {path}: {exc}") from exc
+        write_checkpoint(self.path, self._key, checkpoint)
         self._checkpoint_seq = checkpoint.seq
 
 
