@@ -91,6 +91,10 @@ class GameSpec:
     sim_dealer: str | None = None
     renderer: str = ""
     round_word: str = "round"
+    # the game's own drawing for the status page, ``"package:path/in/it.js"`` (it registers
+    # ``window.tablectl.renderers[renderer]``); the app serves it at /game.js, never naming
+    # the game (controller/app/game_page.py). None: the page's own drawings only.
+    page_script: str | None = None
 
     def view_facts(self, view: dict[str, Any]) -> dict[str, Any]:
         """``view`` with what the page needs to draw it, from this spec."""
