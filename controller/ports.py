@@ -87,12 +87,14 @@ class DeviceHello(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardDrawn(Event):
     """A card left the shoe. ``device_ms`` is the device's own clock, when it has one;
-    ``tag`` the RFID tag it was read by (an RFID shoe: each card of each deck has its own)."""
+    ``tag`` the RFID tag it was read by (an RFID shoe: each card of each deck has its own).
+    Both are private (``metadata``, controller.game.records): a tag names its card as
+    surely as the code does, once one reveal has paired them (rule 11.3(a))."""
 
-    card: Card
+    card: Card = field(metadata={"private": "card"})
     seq: int | None = None
     device_ms: int | None = None
-    tag: str | None = None
+    tag: str | None = field(default=None, metadata={"private": "card"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -110,6 +112,18 @@ class ChipsSensed(Event):
 
     spot: str
     total: int
+    seq: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChipIdsSensed(Event):
+    """A chip reader that reads each chip's RFID tag reported the chips on a spot: each
+    chip's ID (``chip_ids``) and the value that chip carries (``values``, chip units, in
+    the same order). Checked against the casino's chip inventory (issue 18)."""
+
+    spot: str
+    chip_ids: tuple[str, ...]
+    values: tuple[int, ...]
     seq: int | None = None
 
 
@@ -139,10 +153,11 @@ class ConsoleAction(Event):
     console or keyed in (``action="double", args={"box": 3}``; ``action="raise_",
     args={"seat": 4, "amount": 10}``). ``actor`` is set only in-process (the demo's
     scripted dealer); the status server never sets it, and the journal names the dealer
-    signed in at the console whenever there is one (docs/security.md)."""
+    signed in at the console whenever there is one (docs/security.md). An entry of
+    ``args`` whose name says cards (poker's ``discard`` ``cards``) is private."""
 
     action: str
-    args: dict[str, Any] = field(default_factory=dict)
+    args: dict[str, Any] = field(default_factory=dict, metadata={"private": "card-keys"})
     actor: str | None = None
 
 
@@ -156,7 +171,7 @@ class SupervisorAction(Event):
     who: str
     decision: str
     reason: str = ""
-    args: dict[str, Any] = field(default_factory=dict)
+    args: dict[str, Any] = field(default_factory=dict, metadata={"private": "card-keys"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -31,8 +31,10 @@ from controller.blackjack.round import Round, refuse
 from controller.blackjack.rules import Variants
 from controller.blackjack.settlement import Kind, Outcome, Payout, blackjack_win
 from controller.blackjack.shoe import ShuffleTracker
+from controller.blackjack.spots import expected_spots, spot_readings
 from controller.cards import ACE, Card
 from controller.errors import IllegalAction
+from controller.game.chips import Sensing, SettlementCheck
 from controller.game.hold import Hold
 from controller.game.records import HOLD_PROCEDURE, TABLE_VARIANT
 from controller.shoe_audit import ShoeAudit
@@ -66,6 +68,12 @@ class Dealing:
         self.out = out
         self.phases = Phases()  # the round's machine, private: its triggers skip the rules
         self._kept = False  # re-routing cards a supervisor kept: counted once already
+        sensing = None
+        if variants.settlement_check:
+            sensing = Sensing.CHIP_READERS if variants.chip_readers else Sensing.PRESENCE
+            if not (variants.chip_readers or variants.spot_sensors):
+                sensing = None  # nothing on the layout to check with
+        self.check = SettlementCheck(sensing, "4.1")  # the chips against the payouts (4.1)
 
     @property
     def state(self) -> str:
@@ -295,6 +303,20 @@ class Dealing:
     def _finish_settlement(self, void: bool) -> None:
         settled = self.play.settled = round_settled(self.play, void)
         self.out.append(settled)
+        readings = spot_readings(self.play, self.variants.insurance_sensors)
+        self.check.start(expected_spots(self.play, self.variants.winnings_paid), readings)
+
+    def spot_after_result(self, spot: str, occupied: bool, total: int | None) -> None:
+        """A spot changed while the dealer pays and collects: checked against what it is
+        owed (4.1), at once with chip readers."""
+        self.out.extend(self.check.sensed(spot, occupied, total))
+
+    def verify_settled_by_chips(self) -> None:
+        """NEXT ends the round only when every checked spot reads what it is owed, or a
+        supervisor accepted the difference (4.1): the mismatches found now are journaled,
+        then `IllegalAction` names each."""
+        self.out.extend(self.check.check_all())
+        self.check.verify_next()
 
     def _void(self) -> None:
         """Void the round's hand: every unsettled stake comes back; so does insurance, even
@@ -444,7 +466,9 @@ class Dealing:
         self.phases.fire("open_betting")
 
     def end_round(self) -> None:
+        self.verify_settled_by_chips()
         self.phases.fire("end_round")
+        self.check.clear()
         due = self.shuffle.round_ended()
         if due:
             self.out.append(ShuffleDue(due))

@@ -59,6 +59,7 @@ class BoxView:
     collect: int  # chips the dealer takes from this box (TAKE)
     people: tuple[PersonView, ...]
     void: bool  # a supervisor voided this box's hand (9.6)
+    mismatch: str = ""  # the chips disagree with the payout (4.1, issue 18), in words
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +76,7 @@ class TableView:
     hold_text: str  # the HOLD banner: what, which rule, who raised it; each once
     burns_due: int  # cards still to burn after the shuffle
     refused_wagers: dict[str, str]  # spot -> why the chips on it are not a wager
+    payout_check: tuple[dict[str, Any], ...] = ()  # each checked spot (issue 18)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -194,6 +196,12 @@ def next_action(table: BlackjackTable) -> str:
     if state == "dealer_drawing":
         return f"Dealer draws: {table.dealer.describe()} (dealer draws to 17)"
     if state == "settlement":
+        wrong = [m.text for m in table.payout_check.open.values()]
+        if wrong:
+            return (
+                f"PAYOUT MISMATCH: {'; '.join(wrong)}: correct the spot, or a supervisor "
+                "accepts the difference with a reason; NEXT is refused (rule 4.1)"
+            )
         return "Pay and collect as shown (rule 4.1), then press NEXT"
     return state
 
@@ -257,10 +265,12 @@ def snapshot(table: BlackjackTable) -> TableView:
     current = table.current_hand
     void_round = table.settled is not None and table.settled.void
     boxes = []
+    check = table.payout_check
     for b in table.boxes:
         if not b.stakes:
             continue
         people = _people(table, b, void_round)
+        wrong = "; ".join(m.text for m in check.open.values() if m.box == b.number)
         boxes.append(
             BoxView(
                 b.number,
@@ -271,6 +281,7 @@ def snapshot(table: BlackjackTable) -> TableView:
                 sum(p.take for p in people),
                 people,
                 b.void,
+                wrong,
             )
         )
     acting = table.current_box
@@ -284,6 +295,7 @@ def snapshot(table: BlackjackTable) -> TableView:
         and bool(table.dealer.cards)
         and table.dealer.cards[0].rank == ACE,
         "shuffled": table.can_shuffled(),
+        "next": not (table.state == "settlement" and bool(check.open)),  # dark: 4.1
     }
     return TableView(
         table.round,
@@ -298,4 +310,5 @@ def snapshot(table: BlackjackTable) -> TableView:
         hold_text(table),
         table.shuffle.burns_due,
         dict(table.refused_wagers),
+        tuple(check.spots()),
     )

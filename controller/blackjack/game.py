@@ -11,14 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from controller.blackjack import records
 from controller.blackjack.display import snapshot
 from controller.blackjack.machine import BlackjackTable
 from controller.blackjack.records import HoldDecision
 from controller.blackjack.rules import Variants
+from controller.blackjack.settlement import Payout
 from controller.cards import Card
 from controller.errors import ConfigError, IllegalAction
-from controller.game.contract import GameSpec, Step
-from controller.game.records import DecisionOffer, offers
+from controller.game.contract import GameSpec, Step, figures_from
+from controller.game.records import DecisionOffer, defined_in, offers
 from controller.journal import to_jsonable
 from controller.ports import (
     ConsoleAction,
@@ -28,6 +30,7 @@ from controller.ports import (
     Lamp,
     SupervisorAction,
 )
+from controller.shoe_audit import ShoeReport
 
 CONSOLE = (
     "place_wager",
@@ -58,7 +61,14 @@ HOLD_DECISIONS = (
         "box",
     ),
 )
+# Not a HOLD's: the payout on a box disagrees with its chips (4.1, issue 18).
+ACCEPT_PAYOUT = DecisionOffer(
+    "accept_payout",
+    "Accept the payout difference on a box (rule 4.1), with the reason",
+    "box",
+)
 _OFFERED = offers(*HOLD_DECISIONS)
+_WITH_PAYOUT = offers(*HOLD_DECISIONS, ACCEPT_PAYOUT)
 
 
 class BlackjackGame:
@@ -80,7 +90,12 @@ class BlackjackGame:
             _call(getattr(table, event.action), event.args)
             return table.take_outputs()
         if isinstance(event, SupervisorAction):
-            if event.decision == "change_wager":  # a wager the layout's sensor disagrees with
+            if event.decision == "accept_payout":  # the chips disagree with 4.1 (issue 18)
+                box = event.args.get("box")
+                if type(box) is not int:
+                    raise IllegalAction("4.1", "accept_payout names the box, a whole number")
+                table.accept_payout(event.who, box, event.reason or event.args.get("reason", ""))
+            elif event.decision == "change_wager":  # a wager the layout's sensor disagrees with
                 values = [event.args.get(k) for k in ("box", "person", "amount")]
                 numbers = [v for v in values if type(v) is int]
                 if len(numbers) != 3 or len(event.args) != 3:
@@ -100,7 +115,7 @@ class BlackjackGame:
 
     def view(self) -> dict[str, Any]:
         view: dict[str, Any] = to_jsonable(snapshot(self.table))
-        view["decisions"] = list(_OFFERED)
+        view["decisions"] = list(_WITH_PAYOUT if self.table.payout_check.open else _OFFERED)
         return SPEC.view_facts(view)
 
 
@@ -114,6 +129,7 @@ SPEC = GameSpec(
     decisions={
         **{d.value: BlackjackTable.supervisor_clear for d in HoldDecision},
         "change_wager": BlackjackTable.change_wager,
+        "accept_payout": BlackjackTable.accept_payout,
     },
     from_limits=lambda minimum, maximum, unit: {"smallest_chip": unit},
     decks=lambda rules: int(rules.decks),
@@ -121,4 +137,9 @@ SPEC = GameSpec(
     round_end="RoundSettled",
     sim_dealer="sim_hardware.dealer:BlackjackDealer",
     renderer="blackjack",
+    title="Blackjack",
+    records=(*defined_in(records), Payout, ShoeReport),
+    # the drop is the wagers in; the house's result is negative when the players won
+    settlement_figures=figures_from("wagers_in", "house_result"),
+    simulator="controller.blackjack.simulate",
 )

@@ -70,6 +70,9 @@ class LayoutSensors:
             return  # the chip reader's ChipsSensed says how much
         if total == 0:
             occupied = False
+        if state == "settlement" and kind in ("box", "insurance"):
+            # paying and collecting: each spot against what it is owed (4.1, issue 18)
+            self._flow.spot_after_result(spot, occupied, total)
         try:
             if kind == "box":
                 amount = (total if total is not None else self.variants.units_per_spot) * occupied

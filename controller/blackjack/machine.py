@@ -63,11 +63,13 @@ from controller.blackjack.settlement import Payout
 from controller.blackjack.shoe import ShuffleTracker
 from controller.cards import Card
 from controller.errors import IllegalAction
+from controller.game.chips import ChipInventory, MismatchAccepted, SettlementCheck, check_chips
 from controller.game.hold import Hold
 from controller.game.records import HOLD_PROCEDURE
 from controller.ports import (
     ButtonPressed,
     CardDrawn,
+    ChipIdsSensed,
     ChipsSensed,
     ConsoleButton,
     Event,
@@ -108,6 +110,8 @@ class BlackjackTable:
         self._cut_level = False
         self._door_level = False
         self._gate_locked: bool | None = None
+        text = variants.chip_inventory
+        self._inventory = ChipInventory.parse(text) if text.strip() else None
         self._sync()
 
     # --- the event loop's entry ---------------------------------------------------------
@@ -124,6 +128,9 @@ class BlackjackTable:
             self._layout.spot_changed(event.spot, False, None)
         elif type(event) is ChipsSensed:
             self._layout.spot_changed(event.spot, True, event.total)
+        elif type(event) is ChipIdsSensed:  # each chip against the inventory (issue 18)
+            chips = tuple(zip(event.chip_ids, event.values, strict=True))
+            self._out.extend(check_chips(self._inventory, event.spot, chips))
         elif type(event) is ShoeStatusChanged:
             # the shoe reports a level; the cutting card comes out on its rising edge
             seen = event.cut_card_seen
@@ -243,6 +250,11 @@ class BlackjackTable:
     @property
     def current_hand(self) -> Hand | None:
         return self._flow.current_hand
+
+    @property
+    def payout_check(self) -> SettlementCheck:
+        """The spots checked against the settlement (issue 18), read-only for renderers."""
+        return self._flow.check
 
     @property
     def gate_locked(self) -> bool | None:
@@ -423,6 +435,13 @@ class BlackjackTable:
     def insurance_collected(self, box: Box, person: int | None = None) -> None:
         """A losing insurance wager on ``box`` (``person``'s, or all) is off the layout."""
         self._flow.insurance_collected(box, person)
+
+    def accept_payout(self, who: str, box: int, reason: str = "") -> list[MismatchAccepted]:
+        """A supervisor (named) accepts the payout difference on ``box``'s spots, saying
+        why; NEXT may then end the round (4.1). Refused if the box has none open."""
+        records = self._flow.check.accept(who, box, reason)
+        self._out.extend(records)
+        return records
 
     # --- the HOLD -------------------------------------------------------------------------
 

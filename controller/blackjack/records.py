@@ -6,11 +6,12 @@ when, who". Payouts are `controller.blackjack.settlement.Payout`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from controller.blackjack.settlement import Payout
-from controller.game.records import ActionRefused, HoldCleared, Violation
+from controller.game.chips import ChipAlarm, MismatchAccepted, MismatchCorrected, PayoutMismatch
+from controller.game.records import CARD_MARK, ActionRefused, HoldCleared, Violation
 from controller.ports import Command
 from controller.shoe_audit import ShoeReport
 
@@ -68,7 +69,7 @@ class ShuffleConfirmed:
 class CardBurned:
     """A card burned after the shuffle (surrounding rules); ``left``: burns still due."""
 
-    card: str
+    card: str = field(metadata=CARD_MARK)
     left: int
 
 
@@ -147,7 +148,7 @@ class RoundSettled:
     wagers_in: int
     paid_out: int
     house_result: int
-    dealer: tuple[str, ...]
+    dealer: tuple[str, ...] = field(metadata=CARD_MARK)  # the dealer's cards
     void: bool = False
 
 
@@ -171,4 +172,8 @@ Output = (
     | CardBurned
     | BoxVoided
     | WagerChanged
+    | PayoutMismatch
+    | MismatchCorrected
+    | MismatchAccepted
+    | ChipAlarm
 )

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from controller.errors import ConfigError
+from controller.game.chips import WinningsPaid
 
 __all__ = ["DealerBlackjackTakes", "DoubleOn", "OddStakes", "Variants"]
 
@@ -68,6 +69,15 @@ class Variants:
     so DOUBLE takes the extra wager sensed there ("up to the original wager").
     ``spot_sensors``: the box spots have presence sensors or chip readers, so the layout
     must back every wager keyed on the console (a wager on an empty spot is refused).
+
+    ``settlement_check`` (issue 18): after the result, the spots are checked against what
+    each is owed (`controller.game.chips`): with ``chip_readers`` every over- or
+    under-payment and uncollected losing wager, with ``spot_sensors`` alone an uncollected
+    losing wager; NEXT is refused (4.1) until the spot reads right or a supervisor accepts.
+    ``winnings_paid``: winnings stacked on the spot (checked) or handed over (the stake
+    alone is checked). ``chip_inventory``: the casino's chip inventory as CSV text
+    (``chip_id,value``), put here by the app from the ``[chips] inventory`` file; a chip a
+    reader reports that is not in it, or carries another value, is a `ChipAlarm`.
     """
 
     decks: int = 6
@@ -90,6 +100,9 @@ class Variants:
     burn_cards: int = 1
     double_spots: bool = False
     spot_sensors: bool = False
+    settlement_check: bool = False
+    winnings_paid: WinningsPaid = WinningsPaid.ON_SPOT
+    chip_inventory: str = ""
 
     def __post_init__(self) -> None:
         checks = (
