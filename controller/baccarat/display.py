@@ -1,0 +1,148 @@
+"""The baccarat table as the status display and the pit see it: plain JSON from the
+table's read-only state (nothing here changes the table).
+
+The view carries the coup's hands and totals, each box's wagers and commission account,
+the result and payouts, the dealer's NEXT line (the card due, for which hand, and the
+rule), the HOLD, and the shoe: its results since the new shoe (``results``, one entry per
+coup) and the five scoreboards drawn from them (``roads``, `controller.baccarat.roads`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from controller.baccarat import roads
+from controller.baccarat.phases import DEALING
+from controller.baccarat.rules import COMMISSION_RULE, Bet
+from controller.baccarat.settlement import collect
+from controller.game.records import cite
+
+if TYPE_CHECKING:
+    from controller.baccarat.table import BaccaratTable
+
+__all__ = ["next_action", "snapshot"]
+
+_ROADS_CACHE: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+
+
+def next_action(table: BaccaratTable) -> str:
+    """What the dealer must do next, in the dealer's words, with the rule."""
+    state = table.state
+    if state == "hold":
+        first = table.violations[0] if table.violations else None
+        why = f": {first.message} ({cite(first.rule)})" if first else ""
+        return f"HOLD{why}: a supervisor decides"
+    due = table.due()
+    if due is not None:
+        return due[2]
+    if state == "shuffle":
+        return "New shoe: shuffle the cards and confirm SHUFFLED"
+    if state == "betting":
+        return "Place your bets: then NO MORE BETS"
+    if state == "settlement":
+        settled = table.settled
+        if settled is not None and settled.void:
+            return "Coup void: return every wager, then NEXT"
+        result = table.result
+        if result is None:
+            return "NEXT"
+        if result.winner == "tie":
+            words = f"Tie {result.player_total} to {result.banker_total}"
+        else:
+            high = max(result.player_total, result.banker_total)
+            low = min(result.player_total, result.banker_total)
+            words = f"{result.winner.capitalize()} wins {high} to {low}"
+        last = table.last_coup is not None and table.coup >= table.last_coup
+        then = "NEXT ends the shoe" if last else "then NEXT"
+        return f"{words}: pay and collect, {then}"
+    return state
+
+
+def _hand(cards: list[Any], total: int, due: bool) -> dict[str, Any]:
+    return {"cards": [str(c) for c in cards], "total": total if cards else None, "due": due}
+
+
+def _boxes(table: BaccaratTable) -> list[dict[str, Any]]:
+    unit = table.rules.chip_unit
+    boxes = []
+    for number, (bets, owed) in enumerate(zip(table.bets, table.commission_owed, strict=True), 1):
+        if not bets and not owed:
+            continue
+        to_collect, _ = collect(owed, unit)
+        payouts = [dataclasses.asdict(p) for p in table.payouts if p.box == number]
+        boxes.append(
+            {
+                "number": number,
+                "bets": {bet.value: bets[bet] for bet in Bet if bet in bets},
+                "commission_owed": owed,  # hundredths of a chip unit, exact
+                "commission_to_collect": to_collect,  # whole chips, rounded up (COMMISSION_RULE)
+                "payouts": payouts,
+            }
+        )
+    return boxes
+
+
+def _roads(table: BaccaratTable) -> dict[str, Any]:
+    """The five roads, recomputed only when the shoe's history changed."""
+    key = (table.shoe, len(table.results))
+    cached = _ROADS_CACHE.get(id(table))
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    drawn = roads.compute(table.results)
+    _ROADS_CACHE.clear()  # one table per process: keep the last only
+    _ROADS_CACHE[id(table)] = (key, drawn)
+    return drawn
+
+
+def snapshot(table: BaccaratTable) -> dict[str, Any]:
+    """The whole view (the game adds its decisions and the renderer's name)."""
+    rules = table.rules
+    due = table.due()
+    whom = due[0] if due is not None else ""
+    settled = table.settled
+    result = table.result
+    return {
+        "state": table.state,
+        "coup": table.coup,
+        "next_action": next_action(table),
+        "due": None if due is None else {"hand": due[0], "rule": due[1], "text": due[2]},
+        "player": _hand(table.player, table.player_total, whom == "player"),
+        "banker": _hand(table.banker, table.banker_total, whom == "banker"),
+        "boxes": _boxes(table),
+        "wagers_open": table.state == "betting",
+        "dealing": table.state in DEALING,
+        "result": None if result is None else {**result.as_result(), "coup": result.coup},
+        "settled": None if settled is None else dataclasses.asdict(settled),
+        "results": list(table.results),
+        "roads": _roads(table),
+        "shoe": {
+            "number": table.shoe,
+            "decks": rules.decks,
+            "coups": table.shoe_coups,
+            "cards_seen": table.audit.cards_seen,
+            "cut_card_out": table.cut_card_out,
+            "last_coup": table.last_coup,
+            "burns_due": table.burns_due if table.state == "burn" else 0,
+            "shuffle_due": table.state == "shuffle",
+        },
+        "hold": None if table.state != "hold" else {"held_from": table.held_from},
+        "violations": [v.as_dict() for v in table.violations],
+        "gate_locked": table.gate_locked,
+        "buttons": {
+            "next": table.state == "settlement",
+            "no_more_bets": table.state == "betting",
+            "shuffled": table.state == "shuffle",
+        },
+        "rules": {
+            "variant": rules.variant.value,
+            "commission_percent": rules.commission_percent,
+            "commission_rule": COMMISSION_RULE,
+            "tie_odds": rules.tie_odds,
+            "pair_odds": rules.pair_odds,
+            "minimum": rules.minimum_wager,
+            "maximum": rules.maximum_wager,
+            "table_differential": rules.table_differential,
+            "boxes": rules.boxes,
+        },
+    }

@@ -1,0 +1,102 @@
+"""Baccarat behind the game contract (`controller.game`), and its registry entry.
+
+The table (`controller.baccarat.table.BaccaratTable`) takes device events through
+``handle``; the console's inputs arrive as `ConsoleAction` events naming a rules-API call
+(only those in `CONSOLE` reach the table) and a supervisor's as `SupervisorAction`.
+Nothing in controller/app names this game: the registry's one entry finds it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.baccarat.display import snapshot
+from controller.baccarat.records import HoldDecision
+from controller.baccarat.rules import BaccaratRules
+from controller.baccarat.table import BaccaratTable
+from controller.errors import ConfigError
+from controller.game.contract import GameSpec, Step
+from controller.game.records import DecisionOffer, offers
+from controller.journal import to_jsonable
+from controller.ports import (
+    ConsoleAction,
+    ConsoleButton,
+    DeviceNeeds,
+    Event,
+    Lamp,
+    SupervisorAction,
+)
+
+CONSOLE = ("place_wager", "no_more_bets", "shuffled", "collect_commission")
+
+# The supervisor's decisions on a HOLD, as the console offers them (the page copies nothing).
+HOLD_DECISIONS = (
+    DecisionOffer(
+        HoldDecision.BURN_CARD,
+        "Burn the card(s) out of turn: the coup goes on as the Table of Play says",
+    ),
+    DecisionOffer(HoldDecision.VOID_HAND, "Void the coup: every wager back (Void)"),
+)
+_OFFERED = offers(*HOLD_DECISIONS)
+
+
+class BaccaratGame:
+    name = "baccarat"
+    CONSOLE = frozenset(CONSOLE)
+
+    def __init__(self, rules: BaccaratRules) -> None:
+        self.table = BaccaratTable(rules)
+
+    @property
+    def round_no(self) -> int:
+        return self.table.coup
+
+    def handle(self, event: Event) -> Step:
+        table = self.table
+        if isinstance(event, ConsoleAction):
+            if event.action not in self.CONSOLE:
+                raise ConfigError(f"the baccarat console has no action {event.action!r}")
+            getattr(table, event.action)(**event.args)
+            return table.take_outputs()
+        if isinstance(event, SupervisorAction):
+            table.supervisor_clear(event.who, event.decision)
+            return table.take_outputs()
+        return table.handle(event)
+
+    def pending(self) -> Step:
+        """Outputs not yet taken (the new table's first gate and lamp states)."""
+        return self.table.take_outputs()
+
+    def view(self) -> dict[str, Any]:
+        view: dict[str, Any] = to_jsonable(snapshot(self.table))
+        view["decisions"] = list(_OFFERED)
+        return SPEC.view_facts(view)
+
+
+SPEC = GameSpec(
+    name="baccarat",
+    rules=BaccaratRules,
+    make=BaccaratGame,
+    devices=DeviceNeeds(
+        buttons=(
+            ConsoleButton.NO_MORE_BETS,
+            ConsoleButton.NEXT,
+            ConsoleButton.VOID_HAND,
+            ConsoleButton.SUPERVISOR,
+        ),
+        lamps=(Lamp.BETTING_OPEN, Lamp.DEALER_ACTION, Lamp.HOLD),
+    ),
+    console={name: getattr(BaccaratTable, name) for name in CONSOLE},
+    decisions={d.value: BaccaratTable.supervisor_clear for d in HoldDecision},
+    from_limits=lambda minimum, maximum, unit: {
+        "minimum_wager": minimum,
+        "maximum_wager": maximum,
+        "chip_unit": unit,
+    },
+    decks=lambda rules: int(rules.decks),
+    private_cards=False,  # every card is dealt face up
+    round_end="CoupSettled",
+    sim_dealer="sim_hardware.baccarat_dealer:BaccaratDealer",
+    renderer="baccarat",
+    round_word="coup",
+)

@@ -1,0 +1,582 @@
+"""The baccarat table: one shoe of coups, driven by device events, card by card.
+
+The coup's order is visible in its states (`controller.baccarat.phases`; the diagram in
+docs/baccarat.md is generated from them)::
+
+    shuffle -> burn -> betting -> no_more_bets -> initial_deal -> [player_third]
+      -> [banker_third] -> settlement -> betting ... -> (after the cut card) shuffle
+                                and from any of them -> hold -> back, or void
+
+A card always goes somewhere (DESIGN "Runtime model"): to the hand the Initial Deal or
+the Table of Play says, to the burn at a new shoe, or, when no card is due, to a
+`Violation` citing the rule it breaks: the gate locks and the table holds until a
+supervisor, named, decides (burn the card and go on, or void the coup). NEXT pressed while
+a card is due is a violation too: the dealer skipped a card the Table of Play requires.
+
+Lean on purpose: the simulator plays millions of coups through `handle`, so the card path
+does a few dict lookups and at most two triggers per card.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import NoReturn
+
+from controller.baccarat import tableau
+from controller.baccarat.phases import DEALING, FACTS, LAMPS, Phases
+from controller.baccarat.records import (
+    ActionRefused,
+    BetsClosed,
+    CardBurned,
+    CommissionCollected,
+    CoupResult,
+    CoupSettled,
+    CutCardOut,
+    HoldCleared,
+    HoldDecision,
+    Payout,
+    ShoeEnded,
+    ShuffleConfirmed,
+    Violation,
+    WagerPlaced,
+)
+from controller.baccarat.rules import (
+    BURN_RULE,
+    CARDS_RULE,
+    COMMISSION_RULE,
+    DIFFERENTIAL_RULE,
+    INITIAL_DEAL_RULE,
+    NATURAL_RULE,
+    SHUFFLE_RULE,
+    TABLE_OF_PLAY,
+    VOID_RULE,
+    WAGERS_RULE,
+    BaccaratRules,
+    Bet,
+)
+from controller.baccarat.settlement import Stake, balance, collect, settle, void
+from controller.cards import Card
+from controller.errors import IllegalAction
+from controller.game.contract import Output
+from controller.game.hold import Hold
+from controller.game.records import HOLD_PROCEDURE, NOT_ON_CONSOLE
+from controller.ports import (
+    ButtonPressed,
+    CardDrawn,
+    ConsoleButton,
+    Event,
+    LampPattern,
+    LockShoe,
+    SetLamp,
+    ShoeStatusChanged,
+    UnlockShoe,
+)
+from controller.shoe_audit import ShoeAudit, reader_hold
+
+__all__ = ["BaccaratTable", "refuse"]
+
+log = logging.getLogger(__name__)
+
+POINTS = tableau.POINTS
+_ORDER = ("Player's first", "Banker's first", "Player's second", "Banker's second")
+_MID_COUP = frozenset({"initial_deal", "player_third", "banker_third"})
+
+
+def refuse(rule: str, message: str) -> NoReturn:
+    raise IllegalAction(rule, message)
+
+
+class BaccaratTable:
+    """One baccarat table. Only the controller thread touches it (DESIGN "Runtime model")."""
+
+    def __init__(self, rules: BaccaratRules | None = None) -> None:
+        self.rules = rules = rules or BaccaratRules()
+        self.audit = ShoeAudit(rules.decks, CARDS_RULE)  # foreign cards, the shoe's end
+        self._phases = Phases()
+        self._hold = Hold("shuffle")  # the HOLD every game shares
+        self._out: list[Output] = []
+        self.coup = 0  # coups counted from the table's start (the journal's round)
+        self.shoe = 0  # shoes counted from the table's start
+        self.shoe_coups = 0  # coups settled in this shoe
+        self.bets: list[dict[Bet, int]] = [{} for _ in range(rules.boxes)]
+        self.commission_owed = [0] * rules.boxes  # hundredths of a chip unit, per box
+        self.player: list[Card] = []
+        self.banker: list[Card] = []
+        self.player_total = self.banker_total = 0
+        self.player_third: int | None = None  # the point value of the Player's third card
+        self._dealt = 0  # cards of the Initial Deal so far
+        self.stakes: list[Stake] = []  # the coup's wagers, fixed at NO MORE BETS
+        self.result: CoupResult | None = None
+        self.payouts: list[Payout] = []
+        self.settled: CoupSettled | None = None
+        self.results: list[dict[str, object]] = []  # this shoe's results, for the roads
+        self.burns_due = 0
+        self.burn_first = False  # the new shoe's first card, exposed, is due
+        self.cut_card_out = False
+        self.last_coup: int | None = None  # once the cutting card is out
+        self._cut_level = False
+        self._gate_locked: bool | None = None
+        self._lamps: dict[object, LampPattern] = {}
+        self._synced = ""
+        self._sync()
+
+    # --- the event loop's entry ---------------------------------------------------------
+
+    def handle(self, event: Event) -> list[Output]:
+        """Apply one device event; return the records and commands it produced."""
+        kind = type(event)
+        if kind is CardDrawn:
+            self.card_drawn(event.card, event.tag)  # type: ignore[attr-defined]
+        elif kind is ButtonPressed:
+            self.press(event.button)  # type: ignore[attr-defined]
+        elif kind is ShoeStatusChanged:
+            seen = event.cut_card_seen  # type: ignore[attr-defined]
+            if seen and not self._cut_level:  # the cutting card comes out on a rising edge
+                self.cutting_card_out()
+            self._cut_level = seen
+        elif (held := reader_hold(event, self._gate_locked is False)) is not None:
+            message, by = held  # an unknown tag, or a reader lost with the gate open
+            self.violate(CARDS_RULE, message, None, by)
+        return self.take_outputs()
+
+    def take_outputs(self) -> list[Output]:
+        """The records and commands produced since the last call."""
+        if self._phases.state != self._synced:
+            self._sync()
+        out = self._out
+        self._out = []
+        return out
+
+    def _sync(self) -> None:
+        """Emit the gate and lamp commands that differ from what the devices were told."""
+        state = self._synced = self._phases.state
+        facts = FACTS[state]
+        locked = not facts.gate_open
+        if locked is not self._gate_locked:
+            self._gate_locked = locked
+            self._out.append(LockShoe() if locked else UnlockShoe())
+        for lamp in LAMPS:
+            pattern = facts.lamps.get(lamp, LampPattern.OFF)
+            if self._lamps.get(lamp) is not pattern:
+                self._lamps[lamp] = pattern
+                self._out.append(SetLamp(lamp, pattern))
+
+    # --- read-only queries ------------------------------------------------------------------
+
+    @property
+    def state(self) -> str:
+        return self._phases.state
+
+    @property
+    def held_from(self) -> str:
+        return self._hold.held_from
+
+    @property
+    def violations(self) -> list[Violation]:
+        return self._hold.violations
+
+    @property
+    def gate_locked(self) -> bool | None:
+        return self._gate_locked
+
+    def due(self) -> tuple[str, str, str] | None:
+        """The card due now: (for whom: "player", "banker" or "burn", the rule, the
+        dealer's line), or None when no card may come."""
+        state = self._phases.state
+        if state == "no_more_bets" or state == "initial_deal":
+            n = self._dealt
+            text = f"{_ORDER[n]} card (Initial Deal: Player, Banker, Player, Banker)"
+            return ("player" if n % 2 == 0 else "banker"), INITIAL_DEAL_RULE, text
+        if state == "player_third":
+            text = f"Player draws: a third card on {self.player_total} (Table of Play: 0-5 draws)"
+            return "player", TABLE_OF_PLAY, text
+        if state == "banker_third":
+            return (
+                "banker",
+                TABLE_OF_PLAY,
+                tableau.banker_rule_text(self.banker_total, self.player_third),
+            )
+        if state == "burn":
+            if self.burn_first:
+                return "burn", BURN_RULE, "Burn: expose the new shoe's first card"
+            return "burn", BURN_RULE, f"Burn: {self.burns_due} more card(s), face down"
+        return None
+
+    # --- cards ------------------------------------------------------------------------------
+
+    def card_drawn(self, card: Card, tag: str | None = None) -> None:
+        """A card left the shoe: to the hand due, to the burn, or HOLD."""
+        state = self._phases.state
+        foreign = self.audit.see(card, tag)
+        if state == "burn":
+            self._burn(card)
+            if foreign is not None:
+                self.violate(foreign.rule, f"{foreign.message} (a burn card)", card)
+            return
+        if foreign is not None:
+            self.violate(foreign.rule, foreign.message, card)
+            return
+        if state == "no_more_bets":
+            self._phases.fire("start_deal")
+            state = "initial_deal"
+        value = POINTS[card.rank]
+        if state == "initial_deal":
+            n = self._dealt
+            self._dealt = n + 1
+            if n & 1:
+                self.banker.append(card)
+                self.banker_total = (self.banker_total + value) % 10
+            else:
+                self.player.append(card)
+                self.player_total = (self.player_total + value) % 10
+            if n == 3:
+                self._after_initial_deal()
+        elif state == "player_third":
+            self.player.append(card)
+            self.player_total = (self.player_total + value) % 10
+            self.player_third = value
+            if tableau.banker_draws(self.banker_total, value):
+                self._phases.fire("banker_draws")
+            else:
+                self._settle()
+        elif state == "banker_third":
+            self.banker.append(card)
+            self.banker_total = (self.banker_total + value) % 10
+            self._settle()
+        else:
+            self.violate(*self._card_breaks(state), card)
+
+    def _card_breaks(self, state: str) -> tuple[str, str]:
+        """The rule a card breaks where none may come, in the dealer's words."""
+        if state == "settlement" and self.result is not None:
+            p, b = self.player_total, self.banker_total
+            if self.result.natural:
+                return (
+                    NATURAL_RULE,
+                    f"a card after a Natural (Player {p}, Banker {b}): a Natural stops the coup",
+                )
+            return (
+                TABLE_OF_PLAY,
+                f"a card the Table of Play does not allow: the Player "
+                f"stands on {p} and the Banker on {b}",
+            )
+        breaks = FACTS[state].card_breaks
+        return breaks if breaks is not None else (HOLD_PROCEDURE, f"a card in {state}")
+
+    def _after_initial_deal(self) -> None:
+        """Naturals stop the coup; else the Player's rule, then the Banker's."""
+        p, b = self.player_total, self.banker_total
+        if p >= 8 or b >= 8:
+            self._settle()
+        elif p <= 5:
+            self._phases.fire("player_draws")
+        elif b <= 5:
+            self._phases.fire("banker_draws")
+        else:
+            self._settle()
+
+    def _burn(self, card: Card) -> None:
+        """The new shoe's burn: the first card exposed, then as many cards as its value
+        (a ten-value card burns 10; casino procedure, not NZ text we have)."""
+        if self.burn_first:
+            self.burn_first = False
+            self.burns_due = POINTS[card.rank] or 10
+            self._out.append(CardBurned(str(card), True, self.burns_due))
+        else:
+            self.burns_due -= 1
+            self._out.append(CardBurned(str(card), False, self.burns_due))
+        if self.burns_due == 0:
+            self._open_betting("open_betting")
+
+    # --- the coup's end ---------------------------------------------------------------------
+
+    def _settle(self) -> None:
+        """Both hands are complete: the result, every wager against it, the books."""
+        player, banker = self.player, self.banker
+        p, b = self.player_total, self.banker_total
+        result = self.result = CoupResult(
+            self.coup,
+            "banker" if b > p else "player" if p > b else "tie",
+            p,
+            b,
+            tuple(map(str, player)),
+            tuple(map(str, banker)),
+            len(player) == 2 and len(banker) == 2 and (p >= 8 or b >= 8),
+            player[0].rank == player[1].rank,
+            banker[0].rank == banker[1].rank,
+        )
+        payouts = self.payouts = settle(self.stakes, result, self.rules)
+        self._phases.fire("settle")
+        self._close_books(payouts, result.winner)
+        self.results.append(result.as_result())
+
+    def _close_books(self, payouts: list[Payout], winner: str | None) -> None:
+        books = balance(self.stakes, payouts)  # raises BalanceError: never paid unbalanced
+        owed = self.commission_owed
+        for payout in payouts:
+            if payout.commission:
+                owed[payout.box - 1] += payout.commission
+        self.shoe_coups += 1
+        settled = self.settled = CoupSettled(
+            self.coup,
+            winner,
+            books.wagers_in,
+            books.paid_out,
+            books.house_result,
+            books.commission,
+            winner is None,
+        )
+        out = self._out
+        if self.result is not None and winner is not None:
+            out.append(self.result)
+        out += payouts
+        out.append(settled)
+
+    def end_coup(self) -> None:
+        """NEXT after settlement: the next coup's betting, or the shoe's end once its last
+        coup (after the cutting card) is over."""
+        if self.last_coup is not None and self.coup >= self.last_coup:
+            self._phases.fire("end_shoe")
+            self._out.append(ShoeEnded(self.shoe, self.shoe_coups, self.audit.shoe_end()))
+        else:
+            self._open_betting("next_coup")
+
+    def _open_betting(self, trigger: str) -> None:
+        self._phases.fire(trigger)
+        self.coup += 1
+        for box in self.bets:
+            if box:
+                box.clear()
+        self.player, self.banker = [], []
+        self.player_total = self.banker_total = 0
+        self.player_third = None
+        self._dealt = 0
+        self.stakes = []
+        self.result = self.settled = None
+        self.payouts = []
+
+    def cutting_card_out(self) -> None:
+        """The cutting card came out: the coup under way is finished and one more is dealt;
+        out where a coup's first card would be, that coup is the shoe's last (casino
+        procedure; ``coups_after_cut_card`` sets how many)."""
+        if self.cut_card_out:
+            return
+        self.cut_card_out = True
+        state = self._hold.held_from if self._phases.state == "hold" else self._phases.state
+        after = self.rules.coups_after_cut_card
+        if state in _MID_COUP:
+            last = self.coup + after
+        elif state in ("betting", "no_more_bets"):
+            last = self.coup + max(after - 1, 0)
+        else:
+            last = self.coup + max(after, 1)
+        self.last_coup = last
+        self._out.append(CutCardOut(self.coup, last))
+
+    # --- the console ------------------------------------------------------------------------
+
+    def press(self, button: ConsoleButton) -> None:
+        """A console button; a refused press changes nothing: an `ActionRefused`."""
+        try:
+            self._press(button)
+        except IllegalAction as exc:
+            self._out.append(ActionRefused(f"{button.value} button", exc.rule, exc.reason))
+
+    def _press(self, button: ConsoleButton) -> None:
+        state = self._phases.state
+        if button is ConsoleButton.NEXT:
+            if state == "settlement":
+                self.end_coup()
+                return
+            due = self.due()
+            if state in DEALING and due is not None:
+                self.violate(
+                    due[1], f"NEXT pressed with a card due: {due[2]}", None, "the NEXT button"
+                )
+            elif state == "betting":
+                refuse(WAGERS_RULE, "betting is open: NO MORE BETS closes it first")
+            elif state == "shuffle":
+                refuse(SHUFFLE_RULE, "a new shoe is due: shuffle it and confirm SHUFFLED")
+            elif due is not None:
+                refuse(due[1], f"a card is due: {due[2]}")
+            else:
+                self._hold.verify_not_held()
+        elif button is ConsoleButton.NO_MORE_BETS:
+            self.no_more_bets()
+        elif button is ConsoleButton.VOID_HAND:
+            if state not in DEALING:
+                refuse(VOID_RULE, f"no coup being dealt to void in {state}")
+            self.violate(
+                VOID_RULE,
+                "the dealer asked to void the coup: a supervisor decides",
+                None,
+                "the VOID HAND button",
+            )
+        elif button is ConsoleButton.SUPERVISOR:
+            refuse(HOLD_PROCEDURE, "a supervisor clears a hold by name and decision (PIN)")
+        else:
+            refuse(NOT_ON_CONSOLE, f"baccarat has no {button.value} button")
+
+    # --- the rules API (verify_x raises why not, can_x says whether, x does it) -------------
+
+    def verify_place_wager(self, box: int, bet: str, amount: int) -> Bet:
+        self._hold.verify_not_held()
+        rules = self.rules
+        if self._phases.state != "betting":
+            refuse(
+                WAGERS_RULE,
+                "wagers are placed only while betting is open, before the coup's first card",
+            )
+        if not 1 <= box <= rules.boxes:
+            refuse(WAGERS_RULE, f"no box {box}: this table has boxes 1 to {rules.boxes}")
+        try:
+            chosen = Bet(bet)
+        except ValueError:
+            refuse(WAGERS_RULE, f"no wager {bet!r}: one of {', '.join(Bet)}")
+        if amount and not rules.minimum_wager <= amount <= rules.maximum_wager:
+            refuse(
+                WAGERS_RULE,
+                f"a wager of {amount} is outside the table's limits "
+                f"{rules.minimum_wager} to {rules.maximum_wager}",
+            )
+        if amount < 0 or amount % rules.chip_unit:
+            refuse(WAGERS_RULE, f"a wager of {amount} is not in chips of {rules.chip_unit}")
+        other = {Bet.PLAYER: Bet.BANKER, Bet.BANKER: Bet.PLAYER}.get(chosen)
+        if amount and other in self.bets[box - 1] and not rules.player_and_banker_together:
+            refuse(
+                WAGERS_RULE,
+                f"box {box} already wagers on the {other.value}: never on "
+                "the Player and the Banker together",
+            )
+        return chosen
+
+    def can_place_wager(self, box: int, bet: str, amount: int) -> bool:
+        try:
+            self.verify_place_wager(box, bet, amount)
+        except IllegalAction:
+            return False
+        return True
+
+    def place_wager(self, box: int, bet: str, amount: int) -> WagerPlaced:
+        """Set ``box``'s wager on ``bet`` (0 withdraws it) while betting is open."""
+        chosen = self.verify_place_wager(box, bet, amount)
+        if amount:
+            self.bets[box - 1][chosen] = amount
+        else:
+            self.bets[box - 1].pop(chosen, None)
+        record = WagerPlaced(box, chosen.value, amount)
+        self._out.append(record)
+        return record
+
+    def differential(self) -> int:
+        """Banker stakes less Player stakes ("Table Differential", G98-260)."""
+        return sum(b.get(Bet.BANKER, 0) - b.get(Bet.PLAYER, 0) for b in self.bets)
+
+    def verify_no_more_bets(self) -> None:
+        self._hold.verify_not_held()
+        if self._phases.state != "betting":
+            refuse(WAGERS_RULE, f"betting is not open (the table is in {self._phases.state})")
+        limit = self.rules.table_differential
+        if limit is not None and abs(diff := self.differential()) > limit:
+            refuse(
+                DIFFERENTIAL_RULE,
+                f"the Banker and Player stakes differ by {abs(diff)}, "
+                f"over the table differential of {limit}",
+            )
+
+    def no_more_bets(self) -> BetsClosed:
+        """Betting closes; the gate opens for the Initial Deal."""
+        self.verify_no_more_bets()
+        self._phases.fire("close_bets")
+        self.stakes = stakes = [
+            (n, bet, amount) for n, box in enumerate(self.bets, 1) for bet, amount in box.items()
+        ]
+        record = BetsClosed(self.coup, sum(s[2] for s in stakes), self.differential())
+        self._out.append(record)
+        return record
+
+    def verify_shuffled(self) -> None:
+        self._hold.verify_not_held()
+        if self._phases.state != "shuffle":
+            refuse(SHUFFLE_RULE, "no new shoe is due: the shoe ends after the cutting card")
+
+    def shuffled(self) -> ShuffleConfirmed:
+        """The dealer confirms the new shoe is shuffled (never NEXT): the burn follows."""
+        self.verify_shuffled()
+        self._phases.fire("shuffled")
+        self.shoe += 1
+        self.shoe_coups = 0
+        self.results = []
+        self.cut_card_out = False
+        self.last_coup = None
+        self.audit.shuffled()
+        burn = self.rules.burn_by_first_card
+        record = ShuffleConfirmed(self.shoe, burn)
+        self._out.append(record)
+        self.burn_first = burn
+        if not burn:
+            self._open_betting("open_betting")
+        return record
+
+    def verify_collect_commission(self, box: int) -> int:
+        if self._phases.state in DEALING or self._phases.state == "hold":
+            refuse(COMMISSION_RULE, "commission is collected between coups, not during one")
+        if not 1 <= box <= self.rules.boxes:
+            refuse(COMMISSION_RULE, f"no box {box}")
+        owed = self.commission_owed[box - 1]
+        if not owed:
+            refuse(COMMISSION_RULE, f"box {box} owes no commission")
+        return owed
+
+    def collect_commission(self, box: int) -> CommissionCollected:
+        """The dealer collects ``box``'s commission account, rounded up to a chip."""
+        owed = self.verify_collect_commission(box)
+        collected, rounding = collect(owed, self.rules.chip_unit)
+        self.commission_owed[box - 1] = 0
+        record = CommissionCollected(box, owed, collected, rounding)
+        self._out.append(record)
+        return record
+
+    # --- the HOLD ---------------------------------------------------------------------------
+
+    def violate(
+        self, rule: str, message: str, card: Card | None = None, by: str = "the shoe"
+    ) -> None:
+        """Record the violation, lock the gate and hold the table (DESIGN Runtime model)."""
+        state = self._phases.state
+        violation = Violation(
+            rule, message, None if card is None else str(card), state=state, by=by
+        )
+        log.warning("HOLD: rule %s: %s (card %s)", rule, message, violation.card)
+        self._hold.note(violation, card, state)
+        self._out.append(violation)
+        if state != "hold":
+            self._hold.held_from = state
+            self._phases.fire("raise_hold")
+
+    def supervisor_clear(self, who: str, decision: str) -> HoldCleared:
+        """A supervisor (named) clears the HOLD: the card(s) out of turn are burned and the
+        coup goes on as the Table of Play says, or the coup is void (every wager back)."""
+        if self._phases.state != "hold":
+            refuse(HOLD_PROCEDURE, "the table is not on hold")
+        if not who.strip():
+            refuse(HOLD_PROCEDURE, "a supervisor clearing a hold must be named")
+        try:
+            chosen = HoldDecision(decision)
+        except ValueError:
+            refuse(HOLD_PROCEDURE, f"no decision {decision!r}: one of {', '.join(HoldDecision)}")
+        held_from = self._hold.held_from
+        if chosen is HoldDecision.VOID_HAND and held_from not in DEALING:
+            refuse(VOID_RULE, f"no coup in play to void (held in {held_from}): burn the card")
+        record = HoldCleared(who, chosen.value, self._hold.take_violations())
+        self._hold.cards.clear()  # set aside: burned, or void with the coup
+        self._out.append(record)
+        if chosen is HoldDecision.VOID_HAND:
+            self._phases.fire("void_coup")
+            self.payouts = void(self.stakes)
+            self._close_books(self.payouts, None)
+        else:
+            self._phases.fire(f"resume_{held_from}")
+            if held_from == "burn" and not self.burn_first and self.burns_due == 0:
+                self._open_betting("open_betting")
+        return record
