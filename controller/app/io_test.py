@@ -27,6 +27,7 @@ from types import FrameType
 from typing import Any, TextIO
 
 from controller.app.cli import seconds
+from controller.app.config.pins import PinMapError, load_pinmap
 from controller.game import device_needs
 from controller.ports import (
     ButtonPressed,
@@ -42,7 +43,7 @@ from controller.ports import (
 )
 from drivers.errors import DeviceError
 from drivers.gpio import TableIO, real_pin_factory
-from drivers.pinmap import ButtonInput, PinMap, PinMapError, SpotInput, load_pinmap
+from drivers.pinmap import ButtonInput, PinMap, SpotInput
 from sim_hardware.table import SimTable
 
 __all__ = ["add_arguments", "run"]

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from controller.app.config import TableConfig
+from controller.app.config.lines import ConfigLines
 from controller.errors import ConfigError
-from drivers.pinmap import ConfigLines
 
 
 class Where:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from gpiozero import Device
 
+from controller.app.config.pins import parse_pinmap
 from controller.ports import (
     ButtonPressed,
     ConsoleButton,
@@ -24,7 +25,6 @@ from controller.ports import (
 )
 from drivers.errors import DeviceNotFound
 from drivers.gpio import GpioError, TableIO, real_pin_factory
-from drivers.pinmap import parse_pinmap
 from sim_hardware.table import SimTable
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.app.config.pins import parse_pinmap
 from controller.ports import (
     Event,
     Lamp,
@@ -22,7 +23,6 @@ from controller.ports import (
 )
 from drivers.gpio import BadCommand, OutputNotFitted, TableIO
 from drivers.lamps import limit_lines
-from drivers.pinmap import parse_pinmap
 from sim_hardware.table import SimTable
 
 ROOT = Path(__file__).resolve().parents[2]

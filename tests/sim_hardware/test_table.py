@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from gpiozero import Device, DigitalInputDevice
 
+from controller.app.config.pins import parse_pinmap
 from drivers.charlcd import CharLcd
-from drivers.pinmap import parse_pinmap
 from sim_hardware.table import SimTable
 
 ROOT = Path(__file__).resolve().parents[2]

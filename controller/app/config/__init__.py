@@ -8,8 +8,10 @@ examples/poker-table.toml are complete ones):
 - ``[<game>]`` (``[blackjack]``, ``[poker]``...): `rules`; the game's `GameSpec`'s
   ``rules`` type, any field left out keeps its DESIGN.md default.
 - ``[shoe]``: `shoe`.
-- ``[pins]``: the GPIO pin map (drivers/pinmap.py, docs/wiring.md). ``tablectl run --sim``
-  puts it, and the shoe, on the simulators instead (DESIGN: a simulator is chosen
+- ``[pins]``: `pins`, the GPIO pin map (docs/wiring.md), checked against what the game's
+  `GameSpec` needs wired; it builds the typed pin specs the drivers take
+  (`drivers.pinmap`). ``tablectl run --sim`` puts it, and the shoe, on the simulators
+  instead (DESIGN: a simulator is chosen
   explicitly, never as a fallback).
 - ``[display]``: `display`.
 - ``[journal]``: `journal`.

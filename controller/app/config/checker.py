@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from controller.app.config.lines import ConfigLines
 from controller.errors import ConfigError
-from drivers.pinmap import ConfigLines
 
 __all__ = ["REQUIRED", "Checker", "Schema", "defaults"]
 

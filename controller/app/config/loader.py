@@ -14,10 +14,10 @@ from pathlib import Path
 from controller import game as games
 from controller.app.config import display, journal, pit, shoe, staff, table
 from controller.app.config.checker import Checker, Schema
+from controller.app.config.pins import read_pins
 from controller.app.config.rules import parse_rules
 from controller.app.config.table import TableConfig
 from controller.errors import ConfigError
-from drivers.pinmap import parse_pinmap
 
 __all__ = ["SECTIONS", "load_config", "parse_config"]
 
@@ -67,9 +67,7 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
     shoe_config = shoe.parse_shoe(check, doc, base)
     display_doc = display.read_display(check, doc)
     journal_config = journal.read_journal(check, doc, base)
-    if not isinstance(doc.get("pins"), dict):
-        raise check.error("the [pins] section is missing (docs/wiring.md)")
-    pins = parse_pinmap(text, source=source, games={game: games.spec(game).devices})
+    pins = read_pins(check, doc, game)
     supervisor = staff.parse_supervisor(check, doc)
     members = staff.parse_staff(check, doc)
     display_config = display.check_display(check, display_doc, base)

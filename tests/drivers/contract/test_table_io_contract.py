@@ -25,6 +25,7 @@ from typing import Any, Protocol, TypeVar
 
 import pytest
 
+from controller.app.config.pins import parse_pinmap
 from controller.ports import (
     ButtonPressed,
     ConsoleButton,
@@ -39,7 +40,7 @@ from controller.ports import (
     UnlockShoe,
 )
 from drivers.gpio import TableIO, real_pin_factory
-from drivers.pinmap import PinMap, parse_pinmap
+from drivers.pinmap import PinMap
 from sim_hardware.table import SimTable
 
 ROOT = Path(__file__).resolve().parents[3]

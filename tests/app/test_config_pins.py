@@ -6,10 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from controller.app.config import parse_config
+from controller.app.config.pins import PinMapError, load_pinmap, parse_pinmap
 from controller.errors import ConfigError
 from controller.game import device_needs
 from controller.ports import ConsoleButton, Lamp
-from drivers.pinmap import GateState, PinMapError, load_pinmap, parse_pinmap
+from drivers.pinmap import GateState
 
 ROOT = Path(__file__).resolve().parents[2]
 BLACKJACK = (ROOT / "examples" / "blackjack-table.toml").read_text()
@@ -193,3 +195,15 @@ def test_the_error_is_a_config_error_and_a_value_error(tmp_path: Path) -> None:
     assert isinstance(error, ConfigError) and isinstance(error, ValueError)
     with pytest.raises(PinMapError, match="cannot read the config"):
         load_pinmap(tmp_path / "missing.toml")
+
+
+def test_the_whole_config_checks_its_pins_against_its_game_spec() -> None:
+    """`parse_config` takes what must be wired from the table's `GameSpec` (the registry),
+    not from a list in the drivers: without the hold lamp a blackjack table does not start
+    (DESIGN.md: missing hardware is an error), and the error points at ``[pins.lamps]``."""
+    text = BLACKJACK.replace("hold = 19 ", "# hold = 19 ")
+    with pytest.raises(PinMapError) as info:
+        parse_config(text, source="table.toml")
+    assert "blackjack needs the lamp 'hold'" in str(info.value)
+    assert info.value.line == line_of(text, "[pins.lamps]")
+    assert parse_config(BLACKJACK, source="table.toml").pins.lamp(Lamp.HOLD).pin == 19
