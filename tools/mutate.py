@@ -133,6 +133,36 @@ def baseline_tests(dest: Path) -> None:
         (dest / rel).write_bytes(text)
 
 
+def _set_list(work: Path, key: str, values: list[str]) -> None:
+    """Rewrite one list of the copy's ``[tool.mutmut]`` (mutmut reads nothing else)."""
+    text = (work / "pyproject.toml").read_text()
+    start = text.index(f"{key} = [", text.index("[tool.mutmut]"))
+    end = text.index("]", start) + 1
+    listed = ", ".join(f'"{value}"' for value in values)
+    (work / "pyproject.toml").write_text(f"{text[:start]}{key} = [{listed}]{text[end:]}")
+
+
+def select_sources(work: Path, only: list[str], tests: list[str]) -> None:
+    """Mutate only ``only`` (source paths from pyproject.toml) in the copy, against
+    ``tests`` if given (else the configured tests): mutmut has no option for either, so
+    the copy's ``[tool.mutmut]`` is rewritten. One module at a time keeps a run short on a
+    shared 2-core machine, and a module's own tests keep it clear of a half-finished
+    change elsewhere in the working tree that breaks another suite's collection."""
+    config = tomllib.loads((work / "pyproject.toml").read_text())["tool"]["mutmut"]
+    unknown = sorted(set(only) - set(config["source_paths"]))
+    if unknown:
+        raise SystemExit(
+            f"--only {', '.join(unknown)}: not in pyproject.toml [tool.mutmut] source_paths"
+        )
+    missing = [path for path in tests if not (work / path).exists()]
+    if missing:
+        raise SystemExit(f"--tests {', '.join(missing)}: no such test path")
+    if only:
+        _set_list(work, "source_paths", only)
+    if tests:
+        _set_list(work, "pytest_add_cli_args_test_selection", tests)
+
+
 def module_of(path: str) -> str:
     return path.removesuffix(".py").replace("/", ".")
 
@@ -157,9 +187,11 @@ def run_mutmut(work: Path, children: int) -> dict[str, dict[str, int]]:
     return results
 
 
-def run_import_time(work: Path) -> dict[str, dict[str, int]]:
+def run_import_time(work: Path, only: list[str]) -> dict[str, dict[str, int]]:
     results: dict[str, dict[str, int]] = {}
     for path, (scopes, tests) in IMPORT_TIME.items():
+        if only and path not in only:
+            continue
         print(f"import-time route: {path}", flush=True)
         out = work / f"import-time-{module_of(path)}.json"
         subprocess.run(
@@ -219,6 +251,20 @@ def main() -> int:
     parser.add_argument("--route", choices=["all", "mutmut", "import-time"], default="all")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="mutate only this source path (repeatable; e.g. controller/blackjack/actions.py)",
+    )
+    parser.add_argument(
+        "--tests",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="run only these tests against the mutants (repeatable; default: as configured)",
+    )
+    parser.add_argument(
         "--baseline", action="store_true", help="with the tests as committed at HEAD"
     )
     args = parser.parse_args()
@@ -228,12 +274,14 @@ def main() -> int:
     copy_tree(args.work)
     if args.baseline:
         baseline_tests(args.work)
+    if args.only or args.tests:
+        select_sources(args.work, args.only, args.tests)
     equiv = equivalents()
     routes: dict[str, dict[str, dict[str, int]]] = {}
     if args.route in ("all", "mutmut"):
         routes["mutmut"] = run_mutmut(args.work, args.children)
     if args.route in ("all", "import-time"):
-        routes["import-time"] = run_import_time(args.work)
+        routes["import-time"] = run_import_time(args.work, args.only)
 
     print(f"\nmutation report ({time.monotonic() - started:.0f} s; work tree {args.work})")
     header = f"{'module':36} {'route':12} {'killed':>6} {'surv.':>6} {'equiv.':>6} {'score':>7}"
@@ -242,7 +290,7 @@ def main() -> int:
     failed = []
     figures = {}
     survivors_all: list[str] = []
-    for path in config["source_paths"]:
+    for path in args.only or config["source_paths"]:
         for route, results in routes.items():
             if path not in results or not results[path]:
                 if route == "mutmut":
@@ -272,7 +320,7 @@ def main() -> int:
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1) + "\n")
     unused = set(equiv) - {n for r in routes.values() for c in r.values() for n in c}
-    if unused and args.route == "all":
+    if unused and args.route == "all" and not args.only:
         print("\nlisted as equivalent but no longer generated (remove them):")
         for name in sorted(unused):
             print("  " + name)
