@@ -15,6 +15,7 @@ internet (the Content-Security-Policy says ``'self'`` only):
   the answer sets the console cookie and sends the browser to ``/``, so the secret leaves
   the address bar (docs/security.md).
 - ``GET /surveillance``: the same display, read-only: no console, no supervisor panel.
+- ``GET /game.js``: the running game's own drawing, if its spec names one (`game_page`).
 
 Read-only API: ``GET /api/state`` (the latest state, JSON) and ``GET /api/events``
 (Server-Sent Events: one ``state`` event per published state, the latest at once on
@@ -77,6 +78,8 @@ from controller.app.console_auth import (
     tls_context,
 )
 from controller.app.console_schema import BadArguments, console_actions, supervisor_decisions
+from controller.app.game_page import PATH as GAME_SCRIPT
+from controller.app.game_page import handler as game_script
 from controller.app.supervisor import PinGate
 from controller.app.webthread import WebThread
 from controller.ports import (
@@ -179,6 +182,7 @@ class StatusServer(WebThread):
             [
                 web.get("/api/state", self._get_state),
                 web.get("/api/events", self._get_events),
+                web.get(GAME_SCRIPT, game_script(self.game)),  # the game's own drawing
             ]
         )
         if self.readonly:

@@ -101,7 +101,11 @@
     // the game's view says which of the page's drawings it needs (its GameSpec's
     // renderer); a game without one of its own is shown as its view's plain facts
     const drawn = view.renderer || "";
-    if (drawn === "poker") {
+    const own = gameDrawing(drawn);
+    if (own) {
+      $("next-text").textContent = own.next ? own.next(view) : (view.next_action || "");
+      $("view").innerHTML = own.view(state, view);
+    } else if (drawn === "poker") {
       $("next-text").textContent = pokerNext(view);
       $("view").innerHTML = pokerView(view);
     } else if (drawn === "blackjack") {
@@ -119,6 +123,14 @@
       renderDealer(state);
       renderConsole(state, view);
     }
+  }
+
+  // A game's own drawing, from its folder (/game.js, controller/app/game_page.py): it
+  // registers window.tablectl.renderers[<its renderer>] = { view(state, view) -> HTML,
+  // next(view) -> the NEXT line (optional), buttons(view) -> console buttons (optional) }.
+  function gameDrawing(name) {
+    const own = ((window.tablectl || {}).renderers || {})[name];
+    return name && own && typeof own.view === "function" ? own : null;
   }
 
   function noteNewCards(before) {
@@ -421,7 +433,8 @@
 
   function renderConsole(state, view) {
     const drawn = view.renderer || "";
-    const buttons = drawn === "poker" ? pokerButtons(view) : drawn === "blackjack" ? blackjackButtons(view) : [];
+    const own = gameDrawing(drawn);
+    const buttons = own ? (own.buttons ? own.buttons(view) : []) : drawn === "poker" ? pokerButtons(view) : drawn === "blackjack" ? blackjackButtons(view) : [];
     const key = JSON.stringify(buttons.map((b) => [b.name, b.label, b.lit, b.raise ? [b.raise.seat, b.raise.raise_min, b.raise.raise_max] : 0]));
     if (key === consoleKey) return;
     consoleKey = key;
