@@ -43,28 +43,43 @@ sign-in events, and a replay restores who is signed in. When the config lists st
 (``require_dealer``), touch-console input while nobody is signed in is refused and not
 journaled (it reached nothing); the physical buttons and sensors always work.
 
-`replay` rebuilds the game from a journal after a restart: every event is applied again
-(the records are re-derived, not re-read), and the devices are then told the final gate,
-lamp and display states once.
+`replay` rebuilds the game from a journal after a restart: from the last snapshot
+(`controller.app.snapshots`, written every `snapshot_every` rounds) and the events after it,
+or from every event when there is none it can use (the records are re-derived, not
+re-read); the devices are then told the final gate, lamp and display states once.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import datetime
 import logging
 import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
+from controller.app import snapshots
+from controller.app.loop_parts import (
+    ControllerFault,
+    JournalBroken,
+    Stop,
+    command_channel,
+)
+from controller.app.loop_parts import action_name as _action_name
+from controller.app.loop_parts import from_console as _from_console
+from controller.app.loop_parts import wall as _wall
 from controller.errors import IllegalAction, TableError
 from controller.game import ActionRefused, Game
-from controller.journal import Journal, JournalError, as_row, decode_event, to_jsonable
+from controller.journal import (
+    Entry,
+    Journal,
+    JournalError,
+    as_row,
+    decode_event,
+    to_jsonable,
+)
 from controller.ports import (
-    ButtonPressed,
     CardDrawn,
     Command,
     ConsoleAction,
@@ -76,14 +91,16 @@ from controller.ports import (
     DeviceRestored,
     Event,
     LockShoe,
-    SetLamp,
     SupervisorAction,
     SupervisorPinRefused,
 )
 
+__all__ = ["BURST", "ControllerFault", "Device", "JournalBroken", "Stop", "TableLoop"]
+
 log = logging.getLogger(__name__)
 
 BURST = 64  # events journaled in one transaction at most (the queue's backlog, drained)
+SNAPSHOT_EVERY = 5  # rounds between snapshots, by default ([journal] snapshot_every)
 
 
 class Device(Protocol):
@@ -96,37 +113,6 @@ class Device(Protocol):
     def acknowledge(self, seq: int) -> None: ...
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class ControllerFault:
-    """The rules code failed on an event. The event is journaled; the table goes on."""
-
-    event: str
-    error: str
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Stop:
-    """Put on the queue to make the loop finish the event in hand and return."""
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class JournalBroken:
-    """Put on the queue by the journal's full check after the start: row ``seq`` is
-    broken (``reason``). The loop journals it, marks the checkpoint so the next start
-    refuses at once, locks the shoe and stops (`failed`)."""
-
-    seq: int
-    reason: str
-
-
-def command_channel(command: Command) -> tuple[str, ...]:
-    """Commands that replace one another share a channel: the last one wins."""
-    if isinstance(command, SetLamp):
-        return ("lamp", command.lamp.value)
-    name = type(command).__name__
-    return ("gate",) if name in ("LockShoe", "UnlockShoe") else (name,)
-
-
 class TableLoop:
     def __init__(
         self,
@@ -137,6 +123,8 @@ class TableLoop:
         devices: dict[str, Device] | None = None,
         publish: Callable[[dict[str, Any]], None] | None = None,
         require_dealer: bool = False,
+        rules: Any = None,
+        snapshot_every: int = SNAPSHOT_EVERY,
     ) -> None:
         self.game = game
         self.journal = journal
@@ -155,29 +143,94 @@ class TableLoop:
         self.notices: deque[dict[str, Any]] = deque(maxlen=8)  # refusals, faults, losses
         self.last_card_at: str | None = None  # wall clock of the last card (the pit)
         self.hold_since: str | None = None  # wall clock the current HOLD began (the pit)
+        self.rules_id = snapshots.rules_id(rules)
+        self.snapshot_every = snapshot_every  # rounds between snapshots (0: none)
+        self.rounds_since_snapshot = 0
+        self.restored_from: int | None = None  # the snapshot's row the last replay began at
+        self.channels: dict[tuple[str, ...], Command] = {}  # the last command on each
+        self.resume: dict[str, snapshots.Resume] = {}  # each device's boot id and last seq
+        self.after_round: Callable[[TableLoop], None] | None = None  # rotation (journal_set)
 
     # --- recovery -----------------------------------------------------------------------
 
-    def replay(self) -> int:
-        """Apply every event in the journal to the (fresh) game; return how many. The final
-        state of every output channel (gate, each lamp, displays) is kept for
-        `replay_outputs`, to tell the devices once they are open."""
-        final: dict[tuple[str, ...], Command] = {}
+    def replay(
+        self, history: Callable[[], Iterable[Entry]] | None = None, *, full: bool = False
+    ) -> int:
+        """Bring the (fresh) game to where the journal stops; return how many events were
+        applied. From the last snapshot when it can be used (`controller.app.snapshots`):
+        the game and the loop's state as they were then, and the events after it; else
+        every event of ``history()`` (the whole set of files, `controller.journal_set`;
+        by default this file; ``full``: so even with a snapshot). The final state of every output channel (gate, each lamp,
+        displays) is kept for `replay_outputs`, to tell the devices once they are open."""
+        entries: Iterable[Entry] | None = None
+        self.restored_from = None
+        found = None if full else self.journal.last_authentic(snapshots.KIND)
+        if found is not None:
+            try:
+                restored = snapshots.decode(
+                    found.payload, self.game, rules=self.rules_id, seq=found.seq
+                )
+            except snapshots.SnapshotUnusable as exc:
+                log.warning("the snapshot at journal row %d is not used (%s): replaying the "
+                            "whole journal", found.seq, exc)  # fmt: skip
+            else:
+                self.game = restored.game
+                self.dealer = restored.loop.dealer
+                self.channels = dict(restored.loop.channels)
+                self.resume = dict(restored.loop.resume)
+                self.restored_from = found.seq
+                entries = self.journal.entries(since=found.seq)
+        if entries is None:
+            entries = history() if history is not None else self.journal.entries()
         count = 0
-        for entry in self.journal.entries():
+        self.rounds_since_snapshot = 0
+        for entry in entries:
             event = decode_event(entry)
             if event is None:
+                if entry.kind == snapshots.KIND:  # the next one falls due as it would have
+                    self.rounds_since_snapshot = 0
                 continue
-            for output in self._apply(event, live=False):
+            self._track(event)
+            round_before = self.game.round_no
+            outputs = self._apply(event, live=False)
+            self.rounds_since_snapshot += self.game.round_no != round_before
+            for output in outputs:
                 if isinstance(output, Command):
-                    final[command_channel(output)] = output
+                    self.channels[command_channel(output)] = output
             count += 1
         for output in self.game.pending():
             if isinstance(output, Command):
-                final[command_channel(output)] = output
-        self._final = list(final.values())
-        self.recovered = count > 0
+                self.channels[command_channel(output)] = output
+        self._final = list(self.channels.values())
+        self.recovered = count > 0 or self.restored_from is not None
         return count
+
+    def _track(self, event: Event) -> None:
+        """Where each device's sequence stands (`shoe_resume`), event by event."""
+        if isinstance(event, DeviceHello):
+            if self.resume.get(event.source, (None, None))[0] != event.boot_id:
+                self.resume[event.source] = (event.boot_id, None)
+            return
+        seq = getattr(event, "seq", None)
+        if seq is not None:
+            self.resume[event.source] = (self.resume.get(event.source, (None, None))[0], seq)
+
+    def shoe_resume(self, source: str = "shoe") -> tuple[int, int] | None:
+        """The boot id of ``source``'s last HELLO and the last sequence number journaled
+        after it (as `controller.app.devices.shoe_resume` reads it from the whole journal),
+        known without reading the journal again."""
+        boot, last = self.resume.get(source, (None, None))
+        return (boot, last) if boot is not None and last is not None else None
+
+    def loop_state(self) -> snapshots.LoopState:
+        return snapshots.LoopState(self.dealer, dict(self.channels), dict(self.resume))
+
+    def write_snapshot(self) -> None:
+        """Journal a snapshot of the game and the loop now (`controller.app.snapshots`)."""
+        payload = snapshots.encode(self.game, self.loop_state(), rules=self.rules_id)
+        self.journal.append(snapshots.KIND, payload, source="controller",
+                            round=self.game.round_no)  # fmt: skip
+        self.rounds_since_snapshot = 0
 
     def replay_outputs(self) -> None:
         """Tell the devices the state the replayed game is in."""
@@ -251,6 +304,7 @@ class TableLoop:
                 continue
             round_before = self.game.round_no
             outputs = self._apply(event, live=True)
+            self._track(event)
             round_after = self.game.round_no
             on_duty = None if self.dealer is None else self.dealer.staff_id
             rows.append(
@@ -274,6 +328,7 @@ class TableLoop:
                 self.last_card_at = _wall()
             for output in produced:
                 if isinstance(output, Command):
+                    self.channels[command_channel(output)] = output
                     self.execute(output)
                 elif isinstance(output, ActionRefused | ControllerFault):
                     self._notice(to_jsonable(output), at)
@@ -288,16 +343,22 @@ class TableLoop:
             self.processed += len(events)
             self._progress.notify_all()
         if self.game.round_no != round_start:
-            self._checkpoint()
+            self._round_ended()
 
-    def _checkpoint(self) -> None:
-        """A round ended: the journal's checkpoint moves up (the next start checks only
-        the rows after it). A checkpoint that cannot be written only makes that check
-        longer."""
+    def _round_ended(self) -> None:
+        """A round ended: every `snapshot_every` rounds a snapshot (a failure to write it
+        is a journal that cannot be written: the loop stops); then the journal's
+        checkpoint moves up (the next start checks only the rows after it; one that cannot
+        be written only makes that check longer); then the journal may rotate."""
+        self.rounds_since_snapshot += 1
+        if self.snapshot_every and self.rounds_since_snapshot >= self.snapshot_every:
+            self.write_snapshot()
         try:
             self.journal.checkpoint()
         except JournalError as exc:
             log.warning("%s", exc)
+        if self.after_round is not None:
+            self.after_round(self)
 
     def _halt(self, broken: JournalBroken) -> None:
         failed = f"journal row {broken.seq}: {broken.reason}"
@@ -427,23 +488,3 @@ class TableLoop:
             if self.idle.wait(timeout=deadline - time.monotonic()) and self.events.empty():
                 return True
         return False
-
-
-def _wall() -> str:
-    return datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds")
-
-
-def _from_console(event: Event) -> bool:
-    """Input from the touch console (not the physical buttons, whose source is the
-    table's GPIO)."""
-    if isinstance(event, ConsoleAction):
-        return True
-    return isinstance(event, ButtonPressed) and event.source == "console"
-
-
-def _action_name(event: Event) -> str:
-    if isinstance(event, ConsoleAction):
-        return event.action
-    if isinstance(event, SupervisorAction):
-        return f"supervisor {event.decision}"
-    return type(event).__name__

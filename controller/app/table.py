@@ -25,7 +25,7 @@ import time
 from typing import Any, Protocol
 
 from controller.app.config import TableConfig
-from controller.app.devices import TableDevices, open_devices, shoe_resume
+from controller.app.devices import TableDevices, open_devices
 from controller.app.games import make_game
 from controller.app.journal_files import BackgroundCheck, open_table_journal
 from controller.app.loop import JournalBroken, Stop, TableLoop
@@ -90,6 +90,7 @@ class RunningTable:
             self.events,
             publish=self._publish,
             require_dealer=bool(config.staff),  # docs/security.md: sign in to use the console
+            rules=config.rules,  # a snapshot taken under other rules is not used
         )
         self.devices: TableDevices | None = None
         self._seed = seed
@@ -127,7 +128,7 @@ class RunningTable:
                 self.config,
                 self.events,
                 simulate=self.simulate,
-                resume=shoe_resume(self.journal),
+                resume=self.loop.shoe_resume(),  # from the snapshot and the rows after it
                 seed=self._seed,
             )
             self.loop.devices = self.devices.by_source

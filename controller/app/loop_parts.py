@@ -1,0 +1,68 @@
+"""The loop's small parts: the markers put on its queue, the record of a fault in the rules
+code, the output channels, and how an event is named. Apart from `controller.app.loop` so
+that the loop stays under 500 lines (issue 16 added its snapshots)."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+
+from controller.ports import (
+    ButtonPressed,
+    Command,
+    ConsoleAction,
+    Event,
+    SetLamp,
+    SupervisorAction,
+)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ControllerFault:
+    """The rules code failed on an event. The event is journaled; the table goes on."""
+
+    event: str
+    error: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Stop:
+    """Put on the queue to make the loop finish the event in hand and return."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class JournalBroken:
+    """Put on the queue by the journal's full check after the start: row ``seq`` is
+    broken (``reason``). The loop journals it, marks the checkpoint so the next start
+    refuses at once, locks the shoe and stops (`failed`)."""
+
+    seq: int
+    reason: str
+
+
+def command_channel(command: Command) -> tuple[str, ...]:
+    """Commands that replace one another share a channel: the last one wins."""
+    if isinstance(command, SetLamp):
+        return ("lamp", command.lamp.value)
+    name = type(command).__name__
+    return ("gate",) if name in ("LockShoe", "UnlockShoe") else (name,)
+
+
+def wall() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds")
+
+
+def from_console(event: Event) -> bool:
+    """Input from the touch console (not the physical buttons, whose source is the
+    table's GPIO)."""
+    if isinstance(event, ConsoleAction):
+        return True
+    return isinstance(event, ButtonPressed) and event.source == "console"
+
+
+def action_name(event: Event) -> str:
+    if isinstance(event, ConsoleAction):
+        return event.action
+    if isinstance(event, SupervisorAction):
+        return f"supervisor {event.decision}"
+    return type(event).__name__
