@@ -30,7 +30,7 @@ earlier discards), and asks `see` about every card that left the shoe.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from controller.cards import DECK, Card, shoe_cards
 from controller.ports import DeviceFault, DeviceLost, Event, Fault
@@ -80,8 +80,9 @@ class ShoeReport:
 
     decks: int
     cards_seen: int
-    extra: tuple[tuple[str, int], ...]
-    unseen: tuple[tuple[str, int], ...]
+    # cards by name: private where players' cards are (controller.game.records, 11.3(a))
+    extra: tuple[tuple[str, int], ...] = field(metadata={"private": "card"})
+    unseen: tuple[tuple[str, int], ...] = field(metadata={"private": "card"})
 
     @property
     def extra_cards(self) -> int:

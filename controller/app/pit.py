@@ -27,10 +27,12 @@ state and sets an event: it never waits on the network, the disk or a lock held 
 Privacy (rule 11.3(a): poker cards are dealt face down and are exposed only at the
 showdown, 11.4(c)): on a poker table no card code leaves on a public topic, whichever row
 or field happens to carry it (a card drawn, a discard keyed on the console, a violation's
-message, a refusal that quotes the console's arguments, the state's reshuffle). `withhold`
-walks every public payload (event, alarm, the retained state) and sets each value that
-names a card to null, naming its path under ``redacted``; the full row goes to the
-restricted topic, or to the hand's reveal. Blackjack here is the New Zealand no-hole-card
+message, a refusal that quotes the console's arguments, the state's reshuffle). A row's
+fields that its record marks private (``field(metadata=CARD_MARK)``) are set to null first
+(`pit_privacy.Marks`), then `withhold` walks every public payload (event, alarm, the
+retained state) and sets each value that still names a card to null; each is named by its
+path under ``redacted``; the full row goes to the restricted topic, or to the hand's
+reveal. Blackjack here is the New Zealand no-hole-card
 game, dealt all face up, so nothing of it is withheld.
 
 Where the parts live: the journal reads (`pit_reader.JournalReader`), the cursor file
@@ -53,7 +55,7 @@ from controller import game as games
 from controller.app.config import TableConfig
 from controller.app.pit_cursor import Cursor, cursor_path
 from controller.app.pit_link import make_client, parse_broker, topic_base
-from controller.app.pit_privacy import names_a_card, withhold, withhold_text
+from controller.app.pit_privacy import Marks, names_a_card, public_payload, withhold
 from controller.app.pit_reader import JournalReader
 from controller.errors import ConfigError, TableError
 
@@ -118,6 +120,7 @@ class PitPublisher:
         self.base = topic_base(self.pit.prefix, config.site, config.table_id)
         spec = games.spec(config.game)
         self.private = spec.private_cards
+        self.marks = Marks.for_game(spec)  # the fields its records mark private
         self.hand_end = spec.round_end
         self.client, self.host, self.port = make_client(
             self.pit, f"tablectl-{config.site}-{config.table_id}"
@@ -382,7 +385,7 @@ class PitPublisher:
         messages: list[tuple[str, dict[str, Any]]] = []
         if self.private:
             withheld: dict[str, Any] = {}
-            public = withhold_text(payload_text, payload, withheld)
+            public = public_payload(self.marks, kind, payload, payload_text, withheld)
             if withheld:
                 if self.pit.private_cards == "restricted":
                     messages.append(("restricted/event", event))
@@ -401,7 +404,7 @@ class PitPublisher:
         if self._journal is not None:
             for seq, kind, text in self._journal.hand_rows(self.hand_end, end_seq):
                 withheld: dict[str, Any] = {}
-                withhold_text(text, json.loads(text), withheld)
+                public_payload(self.marks, kind, json.loads(text), text, withheld)
                 if withheld:
                     cards.append({"seq": seq, "kind": kind, "fields": withheld})
         return {**self._header(), "seq": end_seq, "round": round_, "rows": cards}

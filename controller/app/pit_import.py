@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from controller import game as games
-from controller.app.pit_privacy import withhold
+from controller.app.pit_privacy import Marks, public_payload
 from controller.app.pit_store import PitStore
 from controller.errors import ConfigError, TableError
 
@@ -22,9 +22,9 @@ from controller.errors import ConfigError, TableError
 def import_journal(store: PitStore, site: str, table: str, lines: Iterable[str]) -> int:
     """A table's journal, as `tablectl journal export` writes it, into the pit's store: the
     rows the figures and the alarm log are made of (each once, as if it had been published:
-    a poker table's cards withheld as on the public topic, `pit.withhold`). Returns how many
+    a private game's cards withheld as on the public topic, `public_payload`). Returns how many
     rows were new."""
-    added, private = 0, False
+    added, marks = 0, None  # a private game's marks, from its TableStarted row on
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -34,8 +34,11 @@ def import_journal(store: PitStore, site: str, table: str, lines: Iterable[str])
         except (ValueError, KeyError, TypeError) as exc:
             raise ConfigError(f"line {number}: not a journal export row ({exc})") from exc
         if kind == "TableStarted":
-            private = games.spec(str(row["payload"].get("game"))).private_cards
-        payload = withhold(row.get("payload"), {}) if private else row.get("payload")
+            spec = games.spec(str(row["payload"].get("game")))
+            marks = Marks.for_game(spec) if spec.private_cards else None
+        payload = row.get("payload")
+        if marks is not None:
+            payload = public_payload(marks, kind, payload, json.dumps(payload), {})
         added += store.add_row(site, table, {**row, "payload": payload})
     return added
 

@@ -55,6 +55,30 @@ def _one_deck(rules: Any) -> int:
     return 1
 
 
+SettlementFigures: TypeAlias = Callable[[Mapping[str, Any]], "tuple[int, int] | None"]
+"""A round-end row's payload -> (drop, win) in chip units, or None for a void round."""
+
+
+def figures_from(drop: str, win: str) -> SettlementFigures:
+    """`GameSpec.settlement_figures` for a round-end record that names its drop (the chips
+    wagered) and the house's win (negative when the players won) in two fields: a void
+    round (``void`` true) counts neither. A value that is not a whole number of chips
+    raises `ValueError` naming the field (DESIGN "Money": integers only)."""
+
+    def figures(payload: Mapping[str, Any]) -> tuple[int, int] | None:
+        if payload.get("void"):
+            return None
+        out = []
+        for key in (drop, win):
+            value = payload.get(key) or 0
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"the round-end field {key!r} is {value!r}, not whole chips")
+            out.append(value)
+        return out[0], out[1]
+
+    return figures
+
+
 @dataclasses.dataclass(frozen=True)
 class GameSpec:
     """One registry entry: everything the app needs to run a game without naming it.
@@ -75,7 +99,16 @@ class GameSpec:
       imported only when asked for, so the rules never import the simulators;
     - ``renderer``: which of the status page's drawings draws its view (``"blackjack"``,
       ``"poker"``; any other: the view's facts as they are), and ``round_word``: what
-      the page calls a round ("round", "hand"). `view_facts` puts both in the view.
+      the page calls a round ("round", "hand"). `view_facts` puts both in the view;
+    - ``title``: the game's name as the floor says it ("Draw poker"; default: the name);
+    - ``records``: the record classes the game journals (besides every game's records,
+      `controller.game.records`, and the events of `controller.ports`): the pit reads
+      their fields' privacy marks (`CARD_MARK`) to withhold players' cards;
+    - ``settlement_figures``: a ``round_end`` row's payload -> (drop, win) for the pit's
+      shift figures (`figures_from`); None: the game's rounds count no money;
+    - ``simulator``: the module `tablectl simulate <name>` runs (``HELP``,
+      ``add_arguments(parser)``, ``run(args) -> result`` with ``as_dict()`` and
+      ``report()``), imported only when asked for; None: the game has none.
     """
 
     name: str
@@ -91,6 +124,16 @@ class GameSpec:
     sim_dealer: str | None = None
     renderer: str = ""
     round_word: str = "round"
+    title: str = ""
+    records: tuple[type, ...] = ()
+    settlement_figures: SettlementFigures | None = None
+    simulator: str | None = None
+
+    @property
+    def words(self) -> str:
+        """The game's name for people: its ``title``, or its name capitalised."""
+        return self.title or self.name.capitalize()
+
     # the game's own drawing for the status page, ``"package:path/in/it.js"`` (it registers
     # ``window.tablectl.renderers[renderer]``); the app serves it at /game.js, never naming
     # the game (controller/app/game_page.py). None: the page's own drawings only.

@@ -6,24 +6,96 @@ or anything else the controller cannot undo, is a `Violation` citing the rule; t
 is on HOLD until a supervisor clears it (`HoldCleared`, naming who and what they decided).
 An input the rules refuse changes nothing: `ActionRefused`, which the dealer sees. The
 journal's kind of each is its class name: ``Violation``, ``HoldCleared``, ``ActionRefused``.
+
+Privacy is marked on the fields (issue 14): a field that can carry a player's card is
+declared ``field(metadata=CARD_MARK)`` (``{"private": "card"}``), and the pit withholds it
+from its public topics on a game whose spec says its cards are private (rule 11.3(a)),
+whatever the record is called; a mapping whose entries are named by the caller (a console
+action's ``args``) is marked ``"card-keys"``: its entries whose name says cards
+(`names_cards`) are withheld. A field whose name sounds like cards but holds none (a
+hand's category, "flush") says so with ``metadata=public_mark(why)``. ``controller.ports`` and
+``controller.shoe_audit``, below this package, write the same metadata literally.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
+from collections.abc import Mapping
+from types import MappingProxyType, ModuleType
 from typing import Any
 
 __all__ = [
+    "CARD",
+    "CARD_KEYS",
+    "CARD_MARK",
     "HOLD_PROCEDURE",
     "NOT_ON_CONSOLE",
+    "PRIVATE",
+    "PUBLIC",
     "TABLE_VARIANT",
     "ActionRefused",
     "DecisionOffer",
     "HoldCleared",
     "Violation",
     "cite",
+    "defined_in",
+    "names_cards",
     "offers",
+    "privacy",
+    "public_mark",
 ]
+
+PRIVATE = "private"  # the metadata key of a field's privacy mark
+CARD = "card"  # the value is a card or cards (a code, a list of codes, an RFID tag)
+CARD_KEYS = "card-keys"  # a mapping: its entries whose name says cards hold cards
+PUBLIC = "public"  # named like cards but holds none; ``why`` says what it holds
+MARKS = frozenset({CARD, CARD_KEYS, PUBLIC})
+
+# The words of a name that say it holds cards ("card", "discards", "player_hand"...).
+_CARD_WORDS = frozenset({"card", "cards", "discard", "discards", "hand", "hands", "tag"})
+
+
+CARD_MARK: Mapping[str, str] = MappingProxyType({PRIVATE: CARD})
+"""``field(metadata=CARD_MARK)``: the field can carry a player's card; the pit withholds
+it from its public topics on a table whose cards are private (rule 11.3(a)). A mark is
+metadata on a plain `dataclasses.field`, so type checkers still see which fields have
+defaults."""
+
+
+def public_mark(why: str) -> Mapping[str, str]:
+    """``field(metadata=public_mark(why))``: the field's name sounds like cards but it holds
+    none (``hand``: the winning category the dealer announces, 11.4(c)); ``why`` says what
+    it holds, for the reader and the privacy test."""
+    if not why.strip():
+        raise ValueError("public_mark: say why the field carries no card")
+    return MappingProxyType({PRIVATE: PUBLIC, "why": why})
+
+
+def names_cards(name: str) -> bool:
+    """Whether a field's or an argument's name says it holds cards: one of its words is
+    card(s), discard(s), hand(s) or tag (``cards``, ``winning_hand``, ``player_cards``)."""
+    return any(word in _CARD_WORDS for word in re.split(r"[_\W]+", name.lower()))
+
+
+def defined_in(module: ModuleType) -> tuple[type, ...]:
+    """The dataclasses a records module defines (not those it imports), for a spec's
+    ``records``: a record added to the module is known to the pit without a second list."""
+    return tuple(
+        value
+        for value in vars(module).values()
+        if isinstance(value, type)
+        and dataclasses.is_dataclass(value)
+        and value.__module__ == module.__name__
+    )
+
+
+def privacy(cls: type) -> dict[str, str]:
+    """The privacy marks of a dataclass's fields, name -> mark (unmarked fields left out)."""
+    return {
+        f.name: str(f.metadata[PRIVATE]) for f in dataclasses.fields(cls) if PRIVATE in f.metadata
+    }
+
 
 # Citations that are not clauses of the Gazette rules, named so that nobody reads one as a
 # rule number (`cite` writes "rule 9.5" for a clause and these as they are).
@@ -57,7 +129,7 @@ class Violation:
 
     rule: str
     message: str
-    card: str | None = None
+    card: str | None = dataclasses.field(default=None, metadata=CARD_MARK)
     seat: int | None = None
     state: str = ""
     by: str = ""

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.game.contract import GameSpec, Step
-from controller.game.records import DecisionOffer, offers
+from controller.game.contract import GameSpec, Step, figures_from
+from controller.game.records import DecisionOffer, defined_in, offers
 from controller.journal import to_jsonable
-from controller.poker import console
+from controller.poker import console, records
 from controller.poker.display import status
 from controller.poker.rules import PokerRules
 from controller.poker.table import HoldDecision, PokerTable
 from controller.ports import ConsoleAction, ConsoleButton, DeviceNeeds, Event, Lamp
+from controller.shoe_audit import ShoeReport
 
 SEATING = ("sit", "leave", "add_chips")
 
@@ -85,4 +86,9 @@ SPEC = GameSpec(
     sim_dealer="sim_hardware.dealer:PokerDealer",
     renderer="poker",
     round_word="hand",
+    title="Draw poker",
+    records=(*defined_in(records), ShoeReport),
+    # every chip into the pots is the drop; the rake is the house's only take
+    settlement_figures=figures_from("chips_in", "rake"),
+    simulator="controller.poker.simulate",
 )

@@ -7,9 +7,13 @@ game's: `controller.game.records`.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
+
+from controller.game.records import CARD_MARK, public_mark
+
+_CATEGORY = public_mark("the winning hand's category the dealer announces (11.4(c)), not its cards")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +49,7 @@ class DrawTaken(Record):
 
     seat: int
     count: int
-    discards: tuple[str, ...] | None
+    discards: tuple[str, ...] | None = field(metadata=CARD_MARK)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +58,7 @@ class ReshuffleAllowed(Record):
 
     seat: int  # the player whose draw could not be completed from the stub
     owners: tuple[tuple[int, int], ...]  # (seat, discards eligible), earlier players only
-    cards: tuple[str, ...]  # the eligible discards the controller knows by identity
+    cards: tuple[str, ...] = field(metadata=CARD_MARK)  # the eligible discards known by identity
     excluded_seats: tuple[int, ...]  # this player and the later ones: not to be shuffled
 
 
@@ -64,7 +68,7 @@ class CardSetAside(Record):
     before a draw announcement, or during a HOLD): dead, kept apart, never reshuffled
     (11.3(b)), and counted out of the stub."""
 
-    card: str
+    card: str = field(metadata=CARD_MARK)
     rule: str  # the rule of the HOLD it came out under
 
 
@@ -76,7 +80,7 @@ class ShowdownOrder(Record):
     must_expose: tuple[int, ...]
     may_muck: tuple[int, ...]
     winners: tuple[int, ...]  # winners of the main pot
-    winning_hand: str
+    winning_hand: str = field(metadata=_CATEGORY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +103,8 @@ class PotAward(Record):
     shares: tuple[tuple[int, int], ...]
     odd_chip_seat: int | None
     odd_chip: int
-    hand: str  # the winning category, or "uncontested" (11.2(c)(i) / 11.4(b)(i))
+    # the winning category, or "uncontested" (11.2(c)(i) / 11.4(b)(i))
+    hand: str = field(metadata=_CATEGORY)
 
 
 @dataclass(frozen=True, slots=True)

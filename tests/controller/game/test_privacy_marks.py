@@ -1,0 +1,206 @@
+"""Privacy is marked on the records' fields (issue 14; rule 11.3(a): poker cards are dealt
+face down and are exposed only at the showdown, 11.4(c)).
+
+The pit withholds a field from its public topics because the field is marked
+(``field(metadata=CARD_MARK)``), not because of what its record is called. A card field
+someone forgot to mark would be published wherever the regex walk does not recognise its
+value (an RFID tag, a card written another way), so these tests walk every record and
+event class of every registered game and fail on a field whose type or name says it holds
+cards and which carries no mark, saying exactly what to write.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import importlib
+import types
+import typing
+from typing import Any
+
+import pytest
+
+from controller.cards import Card
+from controller.game import registry
+from controller.game.contract import GameSpec
+from controller.game.records import (
+    CARD,
+    CARD_MARK,
+    MARKS,
+    PRIVATE,
+    PUBLIC,
+    ActionRefused,
+    HoldCleared,
+    Violation,
+    defined_in,
+    names_cards,
+    privacy,
+    public_mark,
+)
+from controller.journal_rows import EVENT_TYPES
+
+NUMBERS = (int, float, bool, type(None))
+
+HOW = (
+    "mark it private: `{name}: {hint} = field(metadata=CARD_MARK)` "
+    "(`from dataclasses import field`; `from controller.game.records import CARD_MARK`; "
+    'below controller.game, as in controller/ports.py, `metadata={{"private": "card"}}`); '
+    "or, if it can never hold a card, say why: "
+    '`field(metadata=public_mark("what it holds instead"))`'
+)
+
+
+def _leaves(hint: Any) -> list[Any]:
+    """The plain types a type hint is made of (``tuple[str, ...] | None`` -> str, None)."""
+    args = typing.get_args(hint)
+    if not args:
+        return [hint]
+    return [leaf for arg in args if arg is not Ellipsis for leaf in _leaves(arg)]
+
+
+def _is_number(leaf: Any) -> bool:
+    return leaf in NUMBERS or (isinstance(leaf, type) and issubclass(leaf, enum.Enum))
+
+
+def says_card(name: str, hint: Any) -> bool:
+    """A field holds cards when its type names `Card`, or when its name says so and its
+    type is not a number (``hand: int`` is a hand's index, ``cards_removed: bool`` a
+    flag)."""
+    leaves = _leaves(hint)
+    if any(leaf is Card for leaf in leaves):
+        return True
+    return names_cards(name) and not all(_is_number(leaf) for leaf in leaves)
+
+
+def _records_module(spec: GameSpec) -> types.ModuleType | None:
+    """``controller.<game>.records`` (the package of the game's ``make``), if it has one."""
+    package = spec.make.__module__.rpartition(".")[0]
+    try:
+        return importlib.import_module(f"{package}.records") if package else None
+    except ModuleNotFoundError:
+        return None
+
+
+def journaled_classes(spec: GameSpec) -> list[type]:
+    """Every record and event class a table of ``spec``'s game journals, with the records
+    nested in their fields (``HoldCleared.violations``)."""
+    module = _records_module(spec)
+    todo: list[type] = [
+        *spec.records,
+        *(defined_in(module) if module else ()),
+        ActionRefused,
+        Violation,
+        HoldCleared,
+        *EVENT_TYPES.values(),
+    ]
+    found: dict[type, None] = {}
+    while todo:
+        cls = todo.pop()
+        if cls in found or not dataclasses.is_dataclass(cls):
+            continue
+        found[cls] = None
+        for hint in typing.get_type_hints(cls).values():
+            todo.extend(
+                leaf
+                for leaf in _leaves(hint)
+                if isinstance(leaf, type) and dataclasses.is_dataclass(leaf)
+            )
+    return list(found)
+
+
+def unmarked_card_fields(classes: list[type]) -> list[str]:
+    """One line per field that looks like cards and has no privacy mark."""
+    problems = []
+    for cls in classes:
+        hints = typing.get_type_hints(cls)
+        for f in dataclasses.fields(cls):
+            hint = hints[f.name]
+            if PRIVATE not in f.metadata and says_card(f.name, hint):
+                shown = getattr(hint, "__name__", None) or str(hint).replace("typing.", "")
+                problems.append(
+                    f"{cls.__module__}.{cls.__qualname__}.{f.name} can carry a player's card "
+                    f"and is not marked: " + HOW.format(name=f.name, hint=shown)
+                )
+    return problems
+
+
+def _games() -> list[str]:
+    return list(registry.names())
+
+
+@pytest.mark.parametrize("game", _games())
+def test_rule_11_3_a_every_card_field_a_game_journals_is_marked(game: str) -> None:
+    spec = registry.spec(game)
+    problems = unmarked_card_fields(journaled_classes(spec))
+    assert not problems, f"game {game!r}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("game", _games())
+def test_every_privacy_mark_is_one_the_pit_knows(game: str) -> None:
+    """A typo (``{"private": "cards"}``) would mark nothing the pit acts on."""
+    for cls in journaled_classes(registry.spec(game)):
+        for name, mark in privacy(cls).items():
+            assert mark in MARKS, (
+                f"{cls.__module__}.{cls.__qualname__}.{name}: privacy mark {mark!r} is none "
+                f"of {sorted(MARKS)} (controller.game.records)"
+            )
+        for f in dataclasses.fields(cls):
+            if f.metadata.get(PRIVATE) == PUBLIC:
+                assert str(f.metadata.get("why", "")).strip(), f"{cls.__name__}.{f.name}: why?"
+
+
+@pytest.mark.parametrize("game", _games())
+def test_the_pit_knows_every_record_of_a_games_records_module(game: str) -> None:
+    """The pit reads a record's marks from ``spec.records``: one missing there would be
+    filtered by the walk alone."""
+    spec = registry.spec(game)
+    module = _records_module(spec)
+    missing = [c.__name__ for c in defined_in(module) if c not in spec.records] if module else []
+    assert not missing, (
+        f"game {game!r}: {module.__name__ if module else ''} defines {missing}, which its "
+        f"GameSpec does not list: set `records=(*defined_in(records), ...)` in its SPEC "
+        f"(`from controller.game.records import defined_in`)"
+    )
+
+
+def test_the_check_finds_an_unmarked_card_field() -> None:
+    """The check itself bites: a record with an unmarked card, cards, hand or Card field
+    is named, with what to write; marked or numeric fields are not."""
+
+    @dataclasses.dataclass(frozen=True)
+    class Dealt:
+        card: str
+        player_cards: tuple[str, ...]
+        drawn: Card | None
+        hand: str
+        hand_no: int
+        cards_removed: bool
+        seen: str = dataclasses.field(default="", metadata=CARD_MARK)
+        winning_hand: str = dataclasses.field(default="", metadata=public_mark("a category"))
+
+    problems = unmarked_card_fields([Dealt])
+    named = sorted(line.split(" can carry")[0].rpartition(".")[2] for line in problems)
+    assert named == ["card", "drawn", "hand", "player_cards"]
+    assert all("field(metadata=CARD_MARK)" in line for line in problems)
+
+
+def test_the_marks_on_the_records_that_carry_cards() -> None:
+    """The fields known to carry cards today are marked as cards (not public, not
+    unmarked): the ground floor's events, every game's HOLD, poker's draw and reshuffle."""
+    from controller.poker.records import CardSetAside, DrawTaken, ReshuffleAllowed
+    from controller.ports import CardDrawn, ConsoleAction, SupervisorAction
+    from controller.shoe_audit import ShoeReport
+
+    assert privacy(CardDrawn) == {"card": CARD, "tag": CARD}
+    assert privacy(ConsoleAction)["args"] == "card-keys"
+    assert privacy(SupervisorAction)["args"] == "card-keys"
+    assert privacy(Violation) == {"card": CARD}
+    assert privacy(DrawTaken) == {"discards": CARD}
+    assert privacy(ReshuffleAllowed) == {"cards": CARD}
+    assert privacy(CardSetAside) == {"card": CARD}
+    assert privacy(ShoeReport) == {"extra": CARD, "unseen": CARD}
+
+
+def test_a_public_mark_must_say_why() -> None:
+    with pytest.raises(ValueError, match="why"):
+        public_mark(" ")
