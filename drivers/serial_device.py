@@ -31,6 +31,7 @@ import serial
 from controller.cards import Card
 from controller.ports import (
     CardDrawn,
+    ChipIdsSensed,
     ChipsSensed,
     Command,
     DeviceFault,
@@ -184,6 +185,12 @@ class SerialDevice(CardSource):
             )
         if isinstance(item, m.ChipsSensed):
             return ChipsSensed(source=source, spot=item.spot, total=item.total, seq=item.seq)
+        if isinstance(item, m.ChipIds):  # each chip's tag, for the chip inventory (issue 18)
+            ids = tuple(chip_id for chip_id, _ in item.chips)
+            values = tuple(value for _, value in item.chips)
+            return ChipIdsSensed(
+                source=source, spot=item.spot, chip_ids=ids, values=values, seq=item.seq
+            )
         if isinstance(item, FrameProblem):
             self.faults += 1
             log.warning("%s: %s: %s", source, item.problem.value, item.detail)

@@ -17,13 +17,14 @@ type  name          direction  payload
 0x11  SHOE_STATUS   device     flags:u8 (bit 0 cut card seen, 1 shoe empty, 2 door open,
                                          3 gate locked)
 0x12  CHIPS_SENSED  device     total:u32 spot:ascii (the rest of the payload)
+0x13  CHIP_IDS      device     count:u8, count x (uid:u64 value:u32), spot:ascii (the rest)
 0x20  GATE_LOCK     controller (none)
 0x21  GATE_UNLOCK   controller (none)
 0x22  LAMP          controller lamp:u8 pattern:u8 (a `LampPattern`)
 ====  ============  =========  ==============================================================
 
-CARD_DRAWN, SHOE_STATUS, CHIPS_SENSED, GATE_LOCK, GATE_UNLOCK and LAMP are *reliable*: they
-carry the sender's sequence number and are resent until acknowledged (see
+CARD_DRAWN, SHOE_STATUS, CHIPS_SENSED, CHIP_IDS, GATE_LOCK, GATE_UNLOCK and LAMP are
+*reliable*: they carry the sender's sequence number and are resent until acknowledged (see
 `firmware_bridge.session`). The others carry seq 0, except ACK, whose seq is the number it
 acknowledges.
 """
@@ -50,6 +51,7 @@ class MessageType(enum.IntEnum):
     CARD_DRAWN = 0x10
     SHOE_STATUS = 0x11
     CHIPS_SENSED = 0x12
+    CHIP_IDS = 0x13
     GATE_LOCK = 0x20
     GATE_UNLOCK = 0x21
     LAMP = 0x22
@@ -126,6 +128,19 @@ class ChipsSensed:
 
 
 @dataclass(frozen=True, slots=True)
+class ChipIds:
+    """Chips on one spot, each with its RFID tag's 64-bit UID (ISO 15693) and the value
+    the chip carries (issue 18: each is checked against the casino's chip inventory). As
+    many as fit in one frame's payload (64 bytes: 4 chips with a spot name of up to 15
+    characters); a reader sends several for a larger stack, each chip checked on its own.
+    ``chip_id`` is the UID as 16 upper-case hex digits, as the inventory lists it."""
+
+    seq: int
+    spot: str
+    chips: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class GateLock:
     seq: int
 
@@ -150,17 +165,19 @@ Message = (
     | CardDrawn
     | ShoeStatus
     | ChipsSensed
+    | ChipIds
     | GateLock
     | GateUnlock
     | Lamp
 )
-Reliable = CardDrawn | ShoeStatus | ChipsSensed | GateLock | GateUnlock | Lamp
-RELIABLE_TYPES = (CardDrawn, ShoeStatus, ChipsSensed, GateLock, GateUnlock, Lamp)
+Reliable = CardDrawn | ShoeStatus | ChipsSensed | ChipIds | GateLock | GateUnlock | Lamp
+RELIABLE_TYPES = (CardDrawn, ShoeStatus, ChipsSensed, ChipIds, GateLock, GateUnlock, Lamp)
 
 _HELLO_HEAD = struct.Struct(">BBBIH")
 _CARD = struct.Struct(">2sI")
 _U32 = struct.Struct(">I")
 _LAMP = struct.Struct(">BB")
+_CHIP = struct.Struct(">QI")
 
 
 def is_card_code(code: str) -> bool:
@@ -207,6 +224,8 @@ def _encode(message: Message) -> bytes:
             return encode_frame(
                 MessageType.CHIPS_SENSED, seq, _U32.pack(total) + spot.encode("ascii")
             )
+        case ChipIds(seq, spot, chips):
+            return encode_frame(MessageType.CHIP_IDS, seq, _chip_ids(chips) + _spot(spot))
         case GateLock(seq):
             return encode_frame(MessageType.GATE_LOCK, seq)
         case GateUnlock(seq):
@@ -214,6 +233,21 @@ def _encode(message: Message) -> bytes:
         case Lamp(seq, lamp, pattern):
             return encode_frame(MessageType.LAMP, seq, _LAMP.pack(lamp, pattern))
     raise BridgeError(f"not a protocol message: {message!r}")
+
+
+def _chip_ids(chips: tuple[tuple[str, int], ...]) -> bytes:
+    out = bytes([len(chips)])
+    for chip_id, value in chips:
+        if len(chip_id) != 16:
+            raise BridgeError(f"chip ID {chip_id!r} is not 16 hex digits (a 64-bit UID)")
+        out += _CHIP.pack(int(chip_id, 16), value)
+    return out
+
+
+def _spot(spot: str) -> bytes:
+    if not spot:
+        raise BridgeError("no spot name")
+    return spot.encode("ascii")
 
 
 def _text(value: str) -> bytes:
@@ -242,6 +276,7 @@ _RELIABLE_KINDS = {
     MessageType.CARD_DRAWN,
     MessageType.SHOE_STATUS,
     MessageType.CHIPS_SENSED,
+    MessageType.CHIP_IDS,
     MessageType.GATE_LOCK,
     MessageType.GATE_UNLOCK,
     MessageType.LAMP,
@@ -270,6 +305,8 @@ def _decode(kind: MessageType, seq: int, payload: bytes) -> Message | FrameProbl
         if not spot:
             raise ValueError("no spot name")
         return ChipsSensed(seq, spot, total)
+    if kind is MessageType.CHIP_IDS:
+        return _decode_chip_ids(seq, payload)
     if kind is MessageType.LAMP:
         _exact(payload, _LAMP.size)
         lamp, pattern = _LAMP.unpack(payload)
@@ -285,6 +322,19 @@ def _decode(kind: MessageType, seq: int, payload: bytes) -> Message | FrameProbl
     if kind is MessageType.GATE_UNLOCK:
         return GateUnlock(seq)
     return Heartbeat()
+
+
+def _decode_chip_ids(seq: int, payload: bytes) -> ChipIds:
+    count, at = payload[0], 1
+    chips = []
+    for _ in range(count):
+        uid, value = _CHIP.unpack_from(payload, at)
+        chips.append((f"{uid:016X}", value))
+        at += _CHIP.size
+    spot = payload[at:].decode("ascii")
+    if not spot:
+        raise ValueError("no spot name")
+    return ChipIds(seq, spot, tuple(chips))
 
 
 def _decode_hello(payload: bytes) -> Hello | FrameProblem:
