@@ -478,6 +478,8 @@ class Journal:
         after a power cut it is this one or the one before, never ahead of the rows."""
         if self.readonly or self._broken or self.last_seq == self._checkpoint_seq:
             return
+        if self._start is not None and self.last_seq == self._start.seq:
+            return  # a rotated file with no row of its own yet
         self._write_checkpoint(Checkpoint(self.last_seq, self.last_hash))
 
     def mark_broken(self, seq: int, message: str) -> None:
