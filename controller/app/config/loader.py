@@ -87,6 +87,7 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
         display_port=display_config.port,
         journal_path=journal_config.path,
         journal_key=journal_config.key,
+        journal_keeping=journal_config.keeping,
         supervisor=supervisor,
         pit=pit_config,
         staff=members,

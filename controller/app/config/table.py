@@ -7,12 +7,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from controller import game as games
 from controller.app.config.checker import REQUIRED, Checker, Schema
+from controller.app.config.journal import JournalKeeping
 from controller.app.config.pit import PitConfig
 from controller.app.config.shoe import ShoeConfig
 from controller.app.config.staff import StaffMember, SupervisorConfig
@@ -44,6 +45,7 @@ class TableConfig:
     display_port: int
     journal_path: Path
     journal_key: Path | None = None  # [journal] key_file; None: the journal's path + ".key"
+    journal_keeping: JournalKeeping = field(default_factory=JournalKeeping)  # issue 16
     supervisor: SupervisorConfig | None = None
     pit: PitConfig | None = None
     staff: tuple[StaffMember, ...] = ()
