@@ -53,8 +53,7 @@ def next_action(table: BaccaratTable) -> str:
             high = max(result.player_total, result.banker_total)
             low = min(result.player_total, result.banker_total)
             words = f"{result.winner.capitalize()} wins {high} to {low}"
-        last = table.last_coup is not None and table.coup >= table.last_coup
-        then = "NEXT ends the shoe" if last else "then NEXT"
+        then = "NEXT ends the shoe" if table.shoe.is_last(table.coup) else "then NEXT"
         return f"{words}: pay and collect, {then}"
     return state
 
@@ -85,11 +84,11 @@ def _boxes(table: BaccaratTable) -> list[dict[str, Any]]:
 
 def _roads(table: BaccaratTable) -> dict[str, Any]:
     """The five roads, recomputed only when the shoe's history changed."""
-    key = (table.shoe, len(table.results))
+    key = (table.shoe.number, len(table.shoe.results))
     cached = _ROADS_CACHE.get(id(table))
     if cached is not None and cached[0] == key:
         return cached[1]
-    drawn = roads.compute(table.results)
+    drawn = roads.compute(table.shoe.results)
     _ROADS_CACHE.clear()  # one table per process: keep the last only
     _ROADS_CACHE[id(table)] = (key, drawn)
     return drawn
@@ -98,6 +97,7 @@ def _roads(table: BaccaratTable) -> dict[str, Any]:
 def snapshot(table: BaccaratTable) -> dict[str, Any]:
     """The whole view (the game adds its decisions and the renderer's name)."""
     rules = table.rules
+    shoe = table.shoe
     due = table.due()
     whom = due[0] if due is not None else ""
     settled = table.settled
@@ -114,16 +114,17 @@ def snapshot(table: BaccaratTable) -> dict[str, Any]:
         "dealing": table.state in DEALING,
         "result": None if result is None else {**result.as_result(), "coup": result.coup},
         "settled": None if settled is None else dataclasses.asdict(settled),
-        "results": list(table.results),
+        "results": list(shoe.results),
         "roads": _roads(table),
         "shoe": {
-            "number": table.shoe,
+            "number": shoe.number,
             "decks": rules.decks,
-            "coups": table.shoe_coups,
+            "coups": shoe.coups,
             "cards_seen": table.audit.cards_seen,
-            "cut_card_out": table.cut_card_out,
-            "last_coup": table.last_coup,
-            "burns_due": table.burns_due if table.state == "burn" else 0,
+            "cut_card_out": shoe.cut_card_out,
+            "last_coup": shoe.last_coup,
+            "burn_first": shoe.burn_first,
+            "burns_due": shoe.burns_due,
             "shuffle_due": table.state == "shuffle",
         },
         "hold": None if table.state != "hold" else {"held_from": table.held_from},
@@ -138,6 +139,7 @@ def snapshot(table: BaccaratTable) -> dict[str, Any]:
             "variant": rules.variant.value,
             "commission_percent": rules.commission_percent,
             "commission_rule": COMMISSION_RULE,
+            "chip_unit": rules.chip_unit,
             "tie_odds": rules.tie_odds,
             "pair_odds": rules.pair_odds,
             "minimum": rules.minimum_wager,

@@ -13,7 +13,6 @@ result, raising `BalanceError` otherwise (never an assert).
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 
@@ -189,29 +188,29 @@ _SHAPES = {
 
 
 def balance(stakes: Sequence[Stake], payouts: Sequence[Payout]) -> Balance:
-    """Check the coup's books: each stake settled exactly once, each payout whole (stake =
-    returned + lost, the shape its outcome has), and chips in = chips out + the house's
-    result. `BalanceError` names what does not add up."""
-    given = Counter((box, str(bet), amount) for box, bet, amount in stakes)
-    settled = Counter((p.box, str(p.bet), p.stake) for p in payouts)
-    if given != settled:
-        missing, extra = given - settled, settled - given
-        raise BalanceError(
-            f"stakes settled do not match the stakes placed: "
-            f"unsettled {sorted(missing)}, not placed {sorted(extra)}"
-        )
-    for p in payouts:
-        if min(p.stake, p.returned, p.won, p.lost, p.commission) < 0 or not _SHAPES[p.outcome](p):
-            raise BalanceError(
-                f"box {p.box} {p.bet}: a {p.outcome} payout of stake {p.stake} "
-                f"returns {p.returned}, wins {p.won}, loses {p.lost}"
-            )
-    wagers_in = sum(given_amount * n for (_, _, given_amount), n in given.items())
-    paid_out = sum(p.returned + p.won for p in payouts)
-    house = sum(p.lost for p in payouts) - sum(p.won for p in payouts)
+    """Check the coup's books: each stake settled exactly once, in the order placed, each
+    payout whole (stake = returned + lost, in the shape its outcome has), and chips in =
+    chips out + the house's result. `BalanceError` names what does not add up."""
+    if len(stakes) != len(payouts):
+        raise BalanceError(f"{len(stakes)} stakes placed but {len(payouts)} settled")
+    wagers_in = paid_out = lost = won = commission = 0
+    shapes = _SHAPES
+    for (box, bet, amount), p in zip(stakes, payouts, strict=True):
+        if p.box != box or p.bet != bet or p.stake != amount:
+            raise BalanceError(f"box {box} {bet} {amount} was settled as box {p.box} "
+                               f"{p.bet} {p.stake}")  # fmt: skip
+        if p.won < 0 or p.commission < 0 or not shapes[p.outcome](p):
+            raise BalanceError(f"box {p.box} {p.bet}: a {p.outcome} payout of stake {p.stake} "
+                               f"returns {p.returned}, wins {p.won}, loses {p.lost}")  # fmt: skip
+        wagers_in += amount
+        paid_out += p.returned + p.won
+        lost += p.lost
+        won += p.won
+        commission += p.commission
+    house = lost - won
     if wagers_in != paid_out + house:
         raise BalanceError(f"chips in {wagers_in} != chips out {paid_out} + house {house}")
-    return Balance(wagers_in, paid_out, house, sum(p.commission for p in payouts))
+    return Balance(wagers_in, paid_out, house, commission)
 
 
 def collect(owed: int, chip_unit: int) -> tuple[int, int]:

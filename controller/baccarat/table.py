@@ -20,18 +20,16 @@ does a few dict lookups and at most two triggers per card.
 from __future__ import annotations
 
 import logging
-from typing import NoReturn
 
 from controller.baccarat import tableau
+from controller.baccarat.calls import Due, card_due, stray_card
 from controller.baccarat.phases import DEALING, FACTS, LAMPS, Phases
 from controller.baccarat.records import (
     ActionRefused,
     BetsClosed,
-    CardBurned,
     CommissionCollected,
     CoupResult,
     CoupSettled,
-    CutCardOut,
     HoldCleared,
     HoldDecision,
     Payout,
@@ -41,20 +39,17 @@ from controller.baccarat.records import (
     WagerPlaced,
 )
 from controller.baccarat.rules import (
-    BURN_RULE,
     CARDS_RULE,
     COMMISSION_RULE,
-    DIFFERENTIAL_RULE,
-    INITIAL_DEAL_RULE,
-    NATURAL_RULE,
     SHUFFLE_RULE,
-    TABLE_OF_PLAY,
     VOID_RULE,
     WAGERS_RULE,
     BaccaratRules,
     Bet,
 )
 from controller.baccarat.settlement import Stake, balance, collect, settle, void
+from controller.baccarat.shoe import ShoeState
+from controller.baccarat.wagers import check_commission, check_differential, check_wager, refuse
 from controller.cards import Card
 from controller.errors import IllegalAction
 from controller.game.contract import Output
@@ -73,17 +68,11 @@ from controller.ports import (
 )
 from controller.shoe_audit import ShoeAudit, reader_hold
 
-__all__ = ["BaccaratTable", "refuse"]
+__all__ = ["BaccaratTable"]
 
 log = logging.getLogger(__name__)
 
 POINTS = tableau.POINTS
-_ORDER = ("Player's first", "Banker's first", "Player's second", "Banker's second")
-_MID_COUP = frozenset({"initial_deal", "player_third", "banker_third"})
-
-
-def refuse(rule: str, message: str) -> NoReturn:
-    raise IllegalAction(rule, message)
 
 
 class BaccaratTable:
@@ -96,8 +85,7 @@ class BaccaratTable:
         self._hold = Hold("shuffle")  # the HOLD every game shares
         self._out: list[Output] = []
         self.coup = 0  # coups counted from the table's start (the journal's round)
-        self.shoe = 0  # shoes counted from the table's start
-        self.shoe_coups = 0  # coups settled in this shoe
+        self.shoe = ShoeState(rules)  # its number, results, burn and cutting card
         self.bets: list[dict[Bet, int]] = [{} for _ in range(rules.boxes)]
         self.commission_owed = [0] * rules.boxes  # hundredths of a chip unit, per box
         self.player: list[Card] = []
@@ -109,11 +97,6 @@ class BaccaratTable:
         self.result: CoupResult | None = None
         self.payouts: list[Payout] = []
         self.settled: CoupSettled | None = None
-        self.results: list[dict[str, object]] = []  # this shoe's results, for the roads
-        self.burns_due = 0
-        self.burn_first = False  # the new shoe's first card, exposed, is due
-        self.cut_card_out = False
-        self.last_coup: int | None = None  # once the cutting card is out
         self._cut_level = False
         self._gate_locked: bool | None = None
         self._lamps: dict[object, LampPattern] = {}
@@ -179,28 +162,10 @@ class BaccaratTable:
     def gate_locked(self) -> bool | None:
         return self._gate_locked
 
-    def due(self) -> tuple[str, str, str] | None:
-        """The card due now: (for whom: "player", "banker" or "burn", the rule, the
-        dealer's line), or None when no card may come."""
-        state = self._phases.state
-        if state == "no_more_bets" or state == "initial_deal":
-            n = self._dealt
-            text = f"{_ORDER[n]} card (Initial Deal: Player, Banker, Player, Banker)"
-            return ("player" if n % 2 == 0 else "banker"), INITIAL_DEAL_RULE, text
-        if state == "player_third":
-            text = f"Player draws: a third card on {self.player_total} (Table of Play: 0-5 draws)"
-            return "player", TABLE_OF_PLAY, text
-        if state == "banker_third":
-            return (
-                "banker",
-                TABLE_OF_PLAY,
-                tableau.banker_rule_text(self.banker_total, self.player_third),
-            )
-        if state == "burn":
-            if self.burn_first:
-                return "burn", BURN_RULE, "Burn: expose the new shoe's first card"
-            return "burn", BURN_RULE, f"Burn: {self.burns_due} more card(s), face down"
-        return None
+    def due(self) -> Due | None:
+        """The card due now (for whom, the rule, the dealer's line), or None."""
+        return card_due(self._phases.state, self._dealt, self.player_total, self.banker_total,
+                        self.player_third, self.shoe)  # fmt: skip
 
     # --- cards ------------------------------------------------------------------------------
 
@@ -244,24 +209,7 @@ class BaccaratTable:
             self.banker_total = (self.banker_total + value) % 10
             self._settle()
         else:
-            self.violate(*self._card_breaks(state), card)
-
-    def _card_breaks(self, state: str) -> tuple[str, str]:
-        """The rule a card breaks where none may come, in the dealer's words."""
-        if state == "settlement" and self.result is not None:
-            p, b = self.player_total, self.banker_total
-            if self.result.natural:
-                return (
-                    NATURAL_RULE,
-                    f"a card after a Natural (Player {p}, Banker {b}): a Natural stops the coup",
-                )
-            return (
-                TABLE_OF_PLAY,
-                f"a card the Table of Play does not allow: the Player "
-                f"stands on {p} and the Banker on {b}",
-            )
-        breaks = FACTS[state].card_breaks
-        return breaks if breaks is not None else (HOLD_PROCEDURE, f"a card in {state}")
+            self.violate(*stray_card(state, self.result), card)
 
     def _after_initial_deal(self) -> None:
         """Naturals stop the coup; else the Player's rule, then the Banker's."""
@@ -276,16 +224,9 @@ class BaccaratTable:
             self._settle()
 
     def _burn(self, card: Card) -> None:
-        """The new shoe's burn: the first card exposed, then as many cards as its value
-        (a ten-value card burns 10; casino procedure, not NZ text we have)."""
-        if self.burn_first:
-            self.burn_first = False
-            self.burns_due = POINTS[card.rank] or 10
-            self._out.append(CardBurned(str(card), True, self.burns_due))
-        else:
-            self.burns_due -= 1
-            self._out.append(CardBurned(str(card), False, self.burns_due))
-        if self.burns_due == 0:
+        """The new shoe's burn (`controller.baccarat.shoe`), then betting opens."""
+        self._out.append(self.shoe.burn(card))
+        if self.shoe.burn_done:
             self._open_betting("open_betting")
 
     # --- the coup's end ---------------------------------------------------------------------
@@ -308,7 +249,7 @@ class BaccaratTable:
         payouts = self.payouts = settle(self.stakes, result, self.rules)
         self._phases.fire("settle")
         self._close_books(payouts, result.winner)
-        self.results.append(result.as_result())
+        self.shoe.results.append(result.as_result())
 
     def _close_books(self, payouts: list[Payout], winner: str | None) -> None:
         books = balance(self.stakes, payouts)  # raises BalanceError: never paid unbalanced
@@ -316,7 +257,7 @@ class BaccaratTable:
         for payout in payouts:
             if payout.commission:
                 owed[payout.box - 1] += payout.commission
-        self.shoe_coups += 1
+        self.shoe.coups += 1
         settled = self.settled = CoupSettled(
             self.coup,
             winner,
@@ -335,9 +276,10 @@ class BaccaratTable:
     def end_coup(self) -> None:
         """NEXT after settlement: the next coup's betting, or the shoe's end once its last
         coup (after the cutting card) is over."""
-        if self.last_coup is not None and self.coup >= self.last_coup:
+        shoe = self.shoe
+        if shoe.is_last(self.coup):
             self._phases.fire("end_shoe")
-            self._out.append(ShoeEnded(self.shoe, self.shoe_coups, self.audit.shoe_end()))
+            self._out.append(ShoeEnded(shoe.number, shoe.coups, self.audit.shoe_end()))
         else:
             self._open_betting("next_coup")
 
@@ -356,22 +298,11 @@ class BaccaratTable:
         self.payouts = []
 
     def cutting_card_out(self) -> None:
-        """The cutting card came out: the coup under way is finished and one more is dealt;
-        out where a coup's first card would be, that coup is the shoe's last (casino
-        procedure; ``coups_after_cut_card`` sets how many)."""
-        if self.cut_card_out:
-            return
-        self.cut_card_out = True
+        """The cutting card came out: which coup is the shoe's last (`ShoeState`)."""
         state = self._hold.held_from if self._phases.state == "hold" else self._phases.state
-        after = self.rules.coups_after_cut_card
-        if state in _MID_COUP:
-            last = self.coup + after
-        elif state in ("betting", "no_more_bets"):
-            last = self.coup + max(after - 1, 0)
-        else:
-            last = self.coup + max(after, 1)
-        self.last_coup = last
-        self._out.append(CutCardOut(self.coup, last))
+        record = self.shoe.cutting_card(state, self.coup)
+        if record is not None:
+            self._out.append(record)
 
     # --- the console ------------------------------------------------------------------------
 
@@ -421,34 +352,9 @@ class BaccaratTable:
 
     def verify_place_wager(self, box: int, bet: str, amount: int) -> Bet:
         self._hold.verify_not_held()
-        rules = self.rules
         if self._phases.state != "betting":
-            refuse(
-                WAGERS_RULE,
-                "wagers are placed only while betting is open, before the coup's first card",
-            )
-        if not 1 <= box <= rules.boxes:
-            refuse(WAGERS_RULE, f"no box {box}: this table has boxes 1 to {rules.boxes}")
-        try:
-            chosen = Bet(bet)
-        except ValueError:
-            refuse(WAGERS_RULE, f"no wager {bet!r}: one of {', '.join(Bet)}")
-        if amount and not rules.minimum_wager <= amount <= rules.maximum_wager:
-            refuse(
-                WAGERS_RULE,
-                f"a wager of {amount} is outside the table's limits "
-                f"{rules.minimum_wager} to {rules.maximum_wager}",
-            )
-        if amount < 0 or amount % rules.chip_unit:
-            refuse(WAGERS_RULE, f"a wager of {amount} is not in chips of {rules.chip_unit}")
-        other = {Bet.PLAYER: Bet.BANKER, Bet.BANKER: Bet.PLAYER}.get(chosen)
-        if amount and other in self.bets[box - 1] and not rules.player_and_banker_together:
-            refuse(
-                WAGERS_RULE,
-                f"box {box} already wagers on the {other.value}: never on "
-                "the Player and the Banker together",
-            )
-        return chosen
+            refuse(WAGERS_RULE, "wagers are placed only while betting is open")
+        return check_wager(self.rules, self.bets, box, bet, amount)
 
     def can_place_wager(self, box: int, bet: str, amount: int) -> bool:
         try:
@@ -468,30 +374,20 @@ class BaccaratTable:
         self._out.append(record)
         return record
 
-    def differential(self) -> int:
-        """Banker stakes less Player stakes ("Table Differential", G98-260)."""
-        return sum(b.get(Bet.BANKER, 0) - b.get(Bet.PLAYER, 0) for b in self.bets)
-
-    def verify_no_more_bets(self) -> None:
+    def verify_no_more_bets(self) -> int:
         self._hold.verify_not_held()
         if self._phases.state != "betting":
             refuse(WAGERS_RULE, f"betting is not open (the table is in {self._phases.state})")
-        limit = self.rules.table_differential
-        if limit is not None and abs(diff := self.differential()) > limit:
-            refuse(
-                DIFFERENTIAL_RULE,
-                f"the Banker and Player stakes differ by {abs(diff)}, "
-                f"over the table differential of {limit}",
-            )
+        return check_differential(self.rules, self.bets)
 
     def no_more_bets(self) -> BetsClosed:
         """Betting closes; the gate opens for the Initial Deal."""
-        self.verify_no_more_bets()
+        diff = self.verify_no_more_bets()
         self._phases.fire("close_bets")
         self.stakes = stakes = [
             (n, bet, amount) for n, box in enumerate(self.bets, 1) for bet, amount in box.items()
         ]
-        record = BetsClosed(self.coup, sum(s[2] for s in stakes), self.differential())
+        record = BetsClosed(self.coup, sum(s[2] for s in stakes), diff)
         self._out.append(record)
         return record
 
@@ -504,29 +400,19 @@ class BaccaratTable:
         """The dealer confirms the new shoe is shuffled (never NEXT): the burn follows."""
         self.verify_shuffled()
         self._phases.fire("shuffled")
-        self.shoe += 1
-        self.shoe_coups = 0
-        self.results = []
-        self.cut_card_out = False
-        self.last_coup = None
+        self.shoe.new_shoe()
         self.audit.shuffled()
-        burn = self.rules.burn_by_first_card
-        record = ShuffleConfirmed(self.shoe, burn)
+        record = ShuffleConfirmed(self.shoe.number, self.shoe.burn_first)
         self._out.append(record)
-        self.burn_first = burn
-        if not burn:
+        if self.shoe.burn_done:
             self._open_betting("open_betting")
         return record
 
     def verify_collect_commission(self, box: int) -> int:
-        if self._phases.state in DEALING or self._phases.state == "hold":
+        state = self._phases.state
+        if state in DEALING or state == "hold":
             refuse(COMMISSION_RULE, "commission is collected between coups, not during one")
-        if not 1 <= box <= self.rules.boxes:
-            refuse(COMMISSION_RULE, f"no box {box}")
-        owed = self.commission_owed[box - 1]
-        if not owed:
-            refuse(COMMISSION_RULE, f"box {box} owes no commission")
-        return owed
+        return check_commission(self.rules, self.commission_owed, box)
 
     def collect_commission(self, box: int) -> CommissionCollected:
         """The dealer collects ``box``'s commission account, rounded up to a chip."""
@@ -577,6 +463,6 @@ class BaccaratTable:
             self._close_books(self.payouts, None)
         else:
             self._phases.fire(f"resume_{held_from}")
-            if held_from == "burn" and not self.burn_first and self.burns_due == 0:
+            if held_from == "burn" and self.shoe.burn_done:
                 self._open_betting("open_betting")
         return record

@@ -28,6 +28,7 @@ ENTRY_POINTS = "tablectl.games"
 
 # One entry per game in this repository: the game's folder says the rest.
 BUILTIN: dict[str, str] = {
+    "baccarat": "controller.baccarat.game:SPEC",
     "blackjack": "controller.blackjack.game:SPEC",
     "poker": "controller.poker.game:SPEC",
 }

@@ -73,7 +73,7 @@ def shoe() -> Iterator[SimulatedShoe]:
 
 def test_the_toy_game_is_not_known_until_registered() -> None:
     assert "toy" not in games.names()
-    with pytest.raises(games.UnknownGame, match="known: blackjack, poker"):
+    with pytest.raises(games.UnknownGame, match="known: baccarat, blackjack, poker"):
         games.spec("toy")
 
 

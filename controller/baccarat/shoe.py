@@ -1,0 +1,130 @@
+"""The baccarat shoe: what the table knows of it (`ShoeState`) and, for the simulator and
+the tests, the cards themselves (`Shoe`).
+
+None of this is NZ text we have (the division's shuffle, cut and burn pages were not
+found; shared rules note section 4.3), so it follows the published casino procedure and
+each number is a setting:
+
+- a new shoe is shuffled and the dealer confirms it (SHUFFLED on the console);
+- the burn: the first card is exposed and its point value says how many cards are burned
+  face down after it, a ten-value card 10 (``burn_by_first_card``);
+- the cutting card goes ``cut_card_from_end`` cards from the end (16 by default); when it
+  comes out during a coup, that coup is finished and ``coups_after_cut_card`` more are
+  dealt (1); out where a coup's first card would be, that coup is the last (with the
+  default); then the shoe ends, its audit is reported, and a new shoe is due.
+"""
+
+from __future__ import annotations
+
+import random
+
+from controller.baccarat.records import CardBurned, CutCardOut
+from controller.baccarat.rules import BaccaratRules
+from controller.baccarat.tableau import POINTS
+from controller.cards import Card, shoe_cards
+from controller.errors import RuleError
+
+__all__ = ["Shoe", "ShoeEmpty", "ShoeState"]
+
+_MID_COUP = frozenset({"initial_deal", "player_third", "banker_third"})
+_BEFORE_FIRST_CARD = frozenset({"betting", "no_more_bets"})
+
+
+class ShoeState:
+    """The table's shoe: its number, coups, results (for the roads), burn and cut card."""
+
+    __slots__ = ("burn_first", "burns_due", "coups", "cut_card_out", "last_coup", "number",
+                 "results", "rules")  # fmt: skip
+
+    def __init__(self, rules: BaccaratRules) -> None:
+        self.rules = rules
+        self.number = 0  # shoes counted from the table's start
+        self.coups = 0  # coups settled in this shoe
+        self.results: list[dict[str, object]] = []  # one per coup since the new shoe
+        self.burns_due = 0
+        self.burn_first = False  # the new shoe's first card, exposed, is due
+        self.cut_card_out = False
+        self.last_coup: int | None = None  # the shoe's last coup, once the cut card is out
+
+    def new_shoe(self) -> None:
+        """Shuffled: the history, the cut card and the burn start afresh."""
+        self.number += 1
+        self.coups = 0
+        self.results = []
+        self.cut_card_out = False
+        self.last_coup = None
+        self.burns_due = 0
+        self.burn_first = self.rules.burn_by_first_card
+
+    @property
+    def burn_done(self) -> bool:
+        return not self.burn_first and self.burns_due == 0
+
+    def burn(self, card: Card) -> CardBurned:
+        """One burn card: the first one exposed sets how many follow."""
+        if self.burn_first:
+            self.burn_first = False
+            self.burns_due = POINTS[card.rank] or 10
+            return CardBurned(str(card), True, self.burns_due)
+        self.burns_due -= 1
+        return CardBurned(str(card), False, self.burns_due)
+
+    def cutting_card(self, state: str, coup: int) -> CutCardOut | None:
+        """The cutting card came out with the table in ``state`` during (or before, or
+        after) coup ``coup``: which coup is the shoe's last. Once per shoe."""
+        if self.cut_card_out:
+            return None
+        self.cut_card_out = True
+        after = self.rules.coups_after_cut_card
+        if state in _MID_COUP:
+            last = coup + after
+        elif state in _BEFORE_FIRST_CARD:  # where this coup's first card would be
+            last = coup + max(after - 1, 0)
+        else:  # between coups: where the next coup's first card would be
+            last = coup + max(after, 1)
+        self.last_coup = last
+        return CutCardOut(coup, last)
+
+    def is_last(self, coup: int) -> bool:
+        return self.last_coup is not None and coup >= self.last_coup
+
+
+class ShoeEmpty(RuleError, IndexError):
+    """Every card of the shoe has been drawn: the cutting card was placed too deep."""
+
+
+class Shoe:
+    """The cards: N decks shuffled with an injected `random.Random`, and the cutting card
+    ``cut_card_from_end`` cards from the end (it comes out before the card behind it)."""
+
+    __slots__ = ("_cards", "_composition", "_cut_at", "_next", "_rng", "shuffles")
+
+    def __init__(self, decks: int, rng: random.Random, cut_card_from_end: int) -> None:
+        self._composition = list(shoe_cards(decks))
+        self._rng = rng
+        self._cut_at = len(self._composition) - cut_card_from_end
+        self._cards: list[Card] = []
+        self._next = 0
+        self.shuffles = 0
+        self.shuffle()
+
+    def shuffle(self) -> None:
+        self._cards = self._composition[:]
+        self._rng.shuffle(self._cards)
+        self._next = 0
+        self.shuffles += 1
+
+    @property
+    def cut_card_out(self) -> bool:
+        return self._next >= self._cut_at
+
+    @property
+    def remaining(self) -> int:
+        return len(self._cards) - self._next
+
+    def draw(self) -> Card:
+        if self._next >= len(self._cards):
+            raise ShoeEmpty("the shoe is empty: the cutting card was placed too deep")
+        card = self._cards[self._next]
+        self._next += 1
+        return card

@@ -1,0 +1,110 @@
+"""A scripted baccarat dealer and players, for the demo, the soak and the recovery tests.
+
+Like `sim_hardware.dealer.BlackjackDealer`, it looks only at what the status display shows
+(the published state's ``view``) and does what a dealer at the table would do next:
+shuffles a new shoe and confirms SHUFFLED on the console, burns the cards the display asks
+for, keys the players' wagers on the console, calls NO MORE BETS, draws each card the
+display says is due (the Table of Play is the controller's business: the dealer just deals
+what the screen asks for), collects a box's commission now and then, and presses NEXT. It
+acts only through the table's devices (`TableHands`) and knows nothing of the controller's
+code. Randomness comes from the injected `random.Random`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from sim_hardware.dealer import TableHands
+
+__all__ = ["BaccaratDealer"]
+
+_DEALING = ("burn", "no_more_bets", "initial_deal", "player_third", "banker_third")
+_MAIN = ("banker", "player", "tie")
+_SIDE = ("player_pair", "banker_pair")
+
+
+class BaccaratDealer:
+    """Deals baccarat coups through the table's devices, one action a step. ``boxes``:
+    where players sit; each coup some of them wager on the Banker, the Player or a Tie,
+    and now and then on a pair."""
+
+    def __init__(
+        self,
+        hands: TableHands,
+        state: Callable[[], dict[str, Any]],
+        rng: random.Random,
+        *,
+        boxes: tuple[int, ...] = (1, 2, 3, 4, 5),
+    ) -> None:
+        self.hands = hands
+        self.state = state
+        self.rng = rng
+        self.boxes = boxes
+        self.rounds_finished = 0
+        self._to_place: list[tuple[int, str, int]] | None = None
+        self._placed: list[tuple[int, str, int]] = []
+
+    def step(self) -> str:
+        """Do the next thing the table needs; returns what was done, in words."""
+        view = self.state().get("view") or {}
+        state = view.get("state", "")
+        if state == "hold":
+            self.hands.supervisor("burn_card", "scripted dealer: burn the card, play on")
+            return "supervisor: burn the card out of turn"
+        if state == "shuffle":
+            self.hands.shuffle()
+            self.hands.console("shuffled")
+            return "shuffle the new shoe, confirm SHUFFLED"
+        if state in _DEALING:
+            due = (view.get("due") or {}).get("hand", "card")
+            return f"{due}: {self.hands.draw()}"
+        if state == "betting":
+            return self._betting(view)
+        if state == "settlement":
+            return self._settle(view)
+        return f"wait ({state or 'no state yet'})"
+
+    def _wagers(self, view: dict[str, Any]) -> list[tuple[int, str, int]]:
+        rules = view.get("rules", {})
+        unit = rules.get("chip_unit", 1)
+        low, high = rules.get("minimum", unit), rules.get("maximum", unit)
+        wagers = []
+        for box in self.boxes:
+            if self.rng.random() < 0.3:
+                continue
+            amount = max(low, min(high, unit * self.rng.choice((1, 2, 5, 10)) * low))
+            amount -= amount % unit
+            wagers.append((box, self.rng.choice(_MAIN), amount))
+            if self.rng.random() < 0.2:
+                wagers.append((box, self.rng.choice(_SIDE), low))
+        return wagers or [(self.boxes[0], "banker", low)]
+
+    def _betting(self, view: dict[str, Any]) -> str:
+        if self._to_place is None:
+            self._to_place = self._wagers(view)
+            self._placed = []
+        if self._to_place:
+            box, bet, amount = self._to_place.pop(0)
+            self.hands.console("place_wager", box=box, bet=bet, amount=amount)
+            self._placed.append((box, bet, amount))
+            return f"box {box} wagers {amount} on the {bet}"
+        shown = {(b["number"], bet) for b in view.get("boxes", ()) for bet in b.get("bets", {})}
+        missing = [w for w in self._placed if (w[0], w[1]) not in shown]
+        if missing:  # not taken in (a restart lost them): again
+            self._to_place = missing
+            return "wagers again"
+        self._to_place = None
+        self.hands.press("no_more_bets")
+        return "no more bets"
+
+    def _settle(self, view: dict[str, Any]) -> str:
+        owing = [b["number"] for b in view.get("boxes", ()) if b.get("commission_to_collect")]
+        if owing and self.rng.random() < 0.25:
+            box = self.rng.choice(owing)
+            self.hands.console("collect_commission", box=box)
+            return f"collect box {box}'s commission"
+        self.rounds_finished += 1
+        self.hands.press("next")
+        return "pay and collect, next coup"
