@@ -1,30 +1,29 @@
-"""`tablectl simulate blackjack|poker`: play many rounds through the game machines, fast,
-with simulated players, and print the results."""
+"""`tablectl simulate GAME`: play many rounds through a game's machines, fast, with
+simulated players, and print the results (``--json``: one JSON object).
+
+Every game that has a simulator is a GAME here, with its own options (``tablectl simulate
+GAME --help``). For a game's author: the game's spec names the module (``simulator``),
+which defines ``HELP`` (a line for this help), ``add_arguments(parser)`` (its options)
+and ``run(args) -> result``, the result having ``as_dict()`` and ``report()``; this
+module names no game (issue 14).
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import logging
 import sys
+from types import ModuleType
 from typing import Any, Protocol, TextIO
 
-from controller.app.cli import at_least
-from controller.errors import TableError
+from controller import game as games
+from controller.errors import ConfigError, TableError
 
+log = logging.getLogger(__name__)
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    games = parser.add_subparsers(dest="game", required=True, metavar="GAME")
-    blackjack = games.add_parser("blackjack", help="basic-strategy players, no-hole-card game")
-    blackjack.add_argument("--rounds", type=at_least(1), default=100_000)
-    blackjack.add_argument("--seed", type=int, default=1)
-    blackjack.add_argument("--decks", type=at_least(1), default=6, help="4 to 8 (rule 3.1)")
-    blackjack.add_argument("--boxes", type=at_least(1), default=1)
-    blackjack.add_argument("--json", action="store_true", help="print one JSON object")
-    poker = games.add_parser("poker", help="random legal players, five-card draw")
-    poker.add_argument("--hands", type=at_least(1), default=10_000)
-    poker.add_argument("--seed", type=int, default=1)
-    poker.add_argument("--players", type=at_least(2), default=6)
-    poker.add_argument("--json", action="store_true", help="print one JSON object")
+NEEDS = ("HELP", "add_arguments", "run")  # what a simulator module defines
 
 
 class Result(Protocol):
@@ -32,17 +31,58 @@ class Result(Protocol):
     def report(self) -> str: ...
 
 
+def simulator(name: str) -> ModuleType:
+    """The simulator module of game ``name``; a `ConfigError` naming the game and what is
+    wrong when it has none, does not import, or lacks one of `NEEDS`."""
+    spec = games.spec(name)
+    if spec.simulator is None:
+        raise ConfigError(f"the game {name!r} has no simulator (its GameSpec's simulator)")
+    try:
+        module = importlib.import_module(spec.simulator)
+    except ImportError as exc:
+        raise ConfigError(
+            f"the game {name!r}: its simulator {spec.simulator} does not import: {exc}"
+        ) from exc
+    missing = [attribute for attribute in NEEDS if not hasattr(module, attribute)]
+    if missing:
+        raise ConfigError(
+            f"the game {name!r}: its simulator {spec.simulator} lacks {', '.join(missing)}"
+        )
+    return module
+
+
+def _with_simulator() -> list[str]:
+    """The games whose spec names a simulator (a game that does not load is left out, so
+    one broken game never stops the other commands; `tablectl config` names it)."""
+    found = []
+    for name in games.names():
+        try:
+            if games.spec(name).simulator is not None:
+                found.append(name)
+        except ConfigError as exc:
+            log.debug("tablectl simulate: %s", exc)
+    return found
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="game", required=True, metavar="GAME")
+    for name in _with_simulator():
+        try:
+            module = simulator(name)
+        except ConfigError as exc:  # said when the game is asked for, in one line
+            sub.add_parser(name, help="(cannot run: see its error)").set_defaults(broken=str(exc))
+            continue
+        game = sub.add_parser(name, help=str(module.HELP))
+        module.add_arguments(game)
+        game.add_argument("--json", action="store_true", help="print one JSON object")
+
+
 def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     result: Result
     try:
-        if args.game == "blackjack":
-            from controller.blackjack.simulate import simulate as play_blackjack
-
-            result = play_blackjack(args.rounds, args.seed, decks=args.decks, boxes=args.boxes)
-        else:
-            from controller.poker.simulate import simulate as play_poker
-
-            result = play_poker(args.hands, args.seed, players=args.players)
+        if getattr(args, "broken", None):
+            raise ConfigError(args.broken)
+        result = simulator(args.game).run(args)
     except TableError as exc:  # rules the game refuses: 3 decks, 9 boxes, 12 players
         print(f"tablectl simulate {args.game}: {exc}", file=sys.stderr)
         return 2

@@ -2,11 +2,13 @@
 
 `simulate` deals from a seeded `Shoe`, feeds every card and console press to
 `BlackjackTable.handle` exactly as the event loop would, and reports the player's return
-per initial unit. Used by ``tablectl simulate blackjack`` and by bench/blackjack.py.
+per initial unit. Used by ``tablectl simulate blackjack`` (the spec's ``simulator``:
+`HELP`, `add_arguments`, `run`) and by bench/blackjack.py.
 """
 
 from __future__ import annotations
 
+import argparse
 import math
 import random
 import time
@@ -22,9 +24,12 @@ from controller.blackjack.shoe import Shoe
 from controller.blackjack.strategy import Action, basic_strategy_table, decide
 from controller.cards import ACE, DECK
 from controller.errors import RuleError
+from controller.game.arguments import at_least
 from controller.ports import ButtonPressed, CardDrawn, ConsoleButton, ShoeStatusChanged
 
-__all__ = ["SimulationError", "SimulationResult", "simulate"]
+__all__ = ["HELP", "SimulationError", "SimulationResult", "add_arguments", "run", "simulate"]
+
+HELP = "basic-strategy players, no-hole-card game"
 
 STAKE = 2  # chip units per box and round: 3 to 2 on a blackjack stays whole
 
@@ -205,3 +210,17 @@ def simulate(
     return SimulationResult(
         rounds, boxes, v.decks, seed, hands, mean, stderr, seconds, dict(outcomes)
     )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``tablectl simulate blackjack``'s options (the app adds ``--json``)."""
+    parser.add_argument("--rounds", type=at_least(1), default=100_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--decks", type=at_least(1), default=6, help="4 to 8 (rule 3.1)")
+    parser.add_argument("--boxes", type=at_least(1), default=1)
+
+
+def run(args: argparse.Namespace) -> SimulationResult:
+    """The run ``args`` ask for; decks or boxes the rules refuse raise their `RuleError`
+    (3 decks: rule 3.1), which the app prints in one line."""
+    return simulate(args.rounds, args.seed, decks=args.decks, boxes=args.boxes)

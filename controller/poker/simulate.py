@@ -7,12 +7,14 @@ goes through the rules API (``can_*`` then the action), so a run replays exactly
 seed. The clock is injected for ``hands_per_second``. A player whose stack runs below the
 last blind buys back in to the starting stack between hands.
 
-The CLI (``tablectl simulate poker --hands N --seed S --players P [--json]``) prints
-``SimulationResult.report()`` or ``json.dumps(SimulationResult.as_dict())``.
+The CLI (``tablectl simulate poker --hands N --seed S --players P [--json]``, the spec's
+``simulator``: `HELP`, `add_arguments`, `run`) prints ``SimulationResult.report()`` or
+``json.dumps(SimulationResult.as_dict())``.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
 from collections.abc import Callable
@@ -21,11 +23,13 @@ from typing import Any
 
 from controller.cards import DECK
 from controller.errors import BalanceError
+from controller.game.arguments import at_least
 from controller.poker.records import HandSettled, ReshuffleAllowed
 from controller.poker.rules import PokerRules
 from controller.poker.table import HoldDecision, PokerTable
 from controller.ports import CardDrawn
 
+HELP = "random legal players, five-card draw"
 SOURCE = "sim-poker"
 # Events are immutable values: one CardDrawn per card serves every hand of every run.
 _READS = {card: CardDrawn(source=SOURCE, card=card) for card in DECK}
@@ -183,3 +187,16 @@ def simulate(
         hands_per_second=hands / seconds,
         **totals,
     )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``tablectl simulate poker``'s options (the app adds ``--json``)."""
+    parser.add_argument("--hands", type=at_least(1), default=10_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=at_least(2), default=6)
+
+
+def run(args: argparse.Namespace) -> SimulationResult:
+    """The run ``args`` ask for; more players than the table seats raise the rules' error,
+    which the app prints in one line."""
+    return simulate(args.hands, args.seed, players=args.players)
