@@ -127,7 +127,8 @@
 
   // A game's own drawing, from its folder (/game.js, controller/app/game_page.py): it
   // registers window.tablectl.renderers[<its renderer>] = { view(state, view) -> HTML,
-  // next(view) -> the NEXT line (optional), buttons(view) -> console buttons (optional) }.
+  // next(view) -> the NEXT line, buttons(view) -> console buttons, hold(view) -> the HOLD
+  // banner's text ("" when not on HOLD); each optional }.
   function gameDrawing(name) {
     const own = ((window.tablectl || {}).renderers || {})[name];
     return name && own && typeof own.view === "function" ? own : null;
@@ -148,6 +149,8 @@
 
   function holdOf(state) {
     const view = state.view || {};
+    const own = gameDrawing(view.renderer || "");
+    if (own && own.hold) return own.hold(view);  // the game's own words for its HOLD
     if (view.renderer !== "blackjack") {
       const h = Array.isArray(view.hold) ? view.hold[0] : view.hold;
       return h ? `${cite(h.rule)}: ${h.message}${h.card ? ` (card ${h.card})` : ""}: a supervisor must clear the table` : "";
