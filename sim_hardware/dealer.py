@@ -38,6 +38,15 @@ class TableHands(Protocol):
     def supervisor(self, decision: str, reason: str) -> None: ...
 
 
+class ChipHands(Protocol):
+    """A table with chip readers under the spots (issue 18): the dealer stacks a spot to a
+    value, and a supervisor accepts a payout difference on a box, with a reason."""
+
+    def chips_to(self, spot: str, total: int) -> None: ...
+    def accept_payout(self, box: int, reason: str) -> None: ...
+
+
+MISTAKES = ("over", "under", "uncollected")
 _TOTAL = re.compile(r"(soft |bust )?(\d+)")
 
 
@@ -58,6 +67,14 @@ class BlackjackDealer:
     Players stand on 17 or more (soft 18), double on 10 or 11 against a weak dealer card
     now and then, and take insurance a third of the time: enough variety to walk every
     state of the machine, not a strategy.
+
+    ``chips``: the table's chip readers (issue 18); the dealer then pays and collects by
+    the readers, stacking each spot to what the display says it is owed, except that at
+    the rate ``mistakes`` it overpays, underpays or leaves a losing wager on the spot. It
+    counts what it did wrong (``mistakes_made``) and what the display then showed as a
+    mismatch of that kind on that spot (``mistakes_caught``); a mismatch it did not make
+    is a ``false_alarms``. Each mismatch is then put right by the dealer, or accepted by
+    the supervisor, at random.
     """
 
     def __init__(
@@ -68,7 +85,19 @@ class BlackjackDealer:
         *,
         boxes: tuple[int, ...] = (1, 2, 3),
         insurance_sensors: bool = True,
+        chips: ChipHands | None = None,
+        mistakes: float = 0.0,
     ) -> None:
+        if not 0.0 <= mistakes <= 1.0:
+            raise ValueError(f"a dealer's mistake rate is 0 to 1, not {mistakes}")
+        self.chips = chips
+        self.mistake_rate = mistakes
+        self.mistakes_made = dict.fromkeys(MISTAKES, 0)
+        self.mistakes_caught = dict.fromkeys(MISTAKES, 0)
+        self.false_alarms = 0
+        self._errs: dict[str, str] = {}  # spot -> the mistake made on it this round
+        self._seen: set[str] = set()  # spots whose mismatch was counted this round
+        self._paid = False
         self.hands = hands
         self.state = state
         self.rng = rng
@@ -92,6 +121,9 @@ class BlackjackDealer:
             self.hands.press("next")  # paid, and the cards are in the discard rack
             return "blackjack paid at once, cards removed"
         if state == "round_over":
+            self._paid = False
+            self._errs.clear()
+            self._seen.clear()
             if self._played:
                 self._played = False
                 self.rounds_finished += 1
@@ -112,6 +144,8 @@ class BlackjackDealer:
         if state == "insurance_settlement":
             return self._collect_insurance()
         if state == "settlement":
+            if self.chips is not None and view.get("payout_check"):
+                return self._settle_by_chips(self.chips, view["payout_check"])
             return self._settle()
         if state in ("no_more_bets", "initial_deal", "dealer_second", "dealer_drawing"):
             return f"deal {self.hands.draw()}"
@@ -194,6 +228,52 @@ class BlackjackDealer:
         self._insured.clear()
         self.hands.press("next")
         return "end of round"
+
+    def _settle_by_chips(self, chips: ChipHands, spots: list[dict[str, Any]]) -> str:
+        """Pay and collect by the chip readers (the display's expected stacks), with the
+        mistakes the rate asks for; then put right what the table shows, and NEXT."""
+        if not self._paid:
+            self._paid = True
+            for entry in spots:
+                if entry["state"] != "waiting":
+                    continue
+                target = self._stack(entry)
+                if target is not None and target != entry["reads"]:
+                    chips.chips_to(entry["spot"], target)
+            made = len(self._errs)
+            return f"pay and collect ({made} mistake{'' if made == 1 else 's'})"
+        wrong = [e for e in spots if e["state"] == "mismatch"]
+        for entry in wrong:
+            spot = entry["spot"]
+            if spot in self._seen:
+                continue
+            self._seen.add(spot)
+            if self._errs.get(spot) == entry["kind"]:
+                self.mistakes_caught[entry["kind"]] += 1
+            else:
+                self.false_alarms += 1
+        if not wrong:
+            self.hands.press("next")
+            return "next round"
+        entry = wrong[0]
+        if self.rng.random() < 0.5:
+            chips.chips_to(entry["spot"], entry["end"])
+            return f"put {entry['spot']} right"
+        chips.accept_payout(entry["box"], "scripted: the difference settled by hand")
+        return f"supervisor accepts box {entry['box']}"
+
+    def _stack(self, entry: dict[str, Any]) -> int | None:
+        """What the dealer stacks the spot to (None: leaves it as it is)."""
+        end = int(entry["end"])
+        if self.rng.random() >= self.mistake_rate or (end == 0 and not entry["reads"]):
+            return end
+        kind = "uncollected" if end == 0 else self.rng.choice(("over", "under"))
+        self._errs[entry["spot"]] = kind
+        self.mistakes_made[kind] += 1
+        if kind == "uncollected":
+            return None  # the losing wager stays on the spot
+        delta = self.rng.choice((1, 5, 10))
+        return end + delta if kind == "over" else end - min(delta, end)
 
 
 class PokerDealer:

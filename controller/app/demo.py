@@ -18,6 +18,7 @@ import argparse
 import dataclasses
 import errno
 import importlib
+import json
 import logging
 import os
 import random
@@ -32,11 +33,13 @@ from typing import Any, Protocol, TextIO
 
 from controller.app.cli import at_least, seconds, tcp_port
 from controller.app.config import ShoeConfig, TableConfig, load_config
+from controller.app.demo_chips import mistakes_line, open_chip_reader, rate, with_chip_readers
 from controller.app.table import RunningTable
 from controller.errors import ConfigError, TableError
 from controller.game import DEFAULT, names, spec
 from controller.ports import ConsoleAction, DealerSignedIn, SupervisorAction
 from sim_hardware.dealer import TableHands
+from sim_hardware.device import SimulatedChipReader
 
 
 class Dealer(Protocol):
@@ -63,9 +66,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--pace",
         type=seconds,
-        default=0.6,
+        default=None,
         metavar="SECONDS",
-        help="time between the dealer's actions (default 0.6)",
+        help="time between the dealer's actions (default 0.6; 0 with --json)",
     )
     parser.add_argument(
         "--rounds", type=at_least(0), default=None, help="stop after this many rounds"
@@ -85,6 +88,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="status display port (default: the config's [display] port; the examples' 8080)",
     )
     parser.add_argument(
+        "--chip-readers",
+        action="store_true",
+        help="chip readers under the spots (a simulated reader on a pty, docs/protocol.md): "
+        "wagers are read by value and every payout is checked by the chips (issue 18)",
+    )
+    parser.add_argument(
+        "--dealer-mistakes",
+        type=rate,
+        default=0.0,
+        metavar="RATE",
+        help="with --chip-readers: the share of spots (0 to 1) the scripted dealer overpays, "
+        "underpays or leaves uncollected on purpose",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print only one JSON line at the end: rounds, and with --chip-readers the "
+        "dealer's mistakes made and caught, by kind (the play goes to stderr)",
+    )
+    parser.add_argument(
         "--journal",
         type=Path,
         default=None,
@@ -93,12 +116,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+WAGERS = (10, 20, 50)  # what the players stake on a table with chip readers
+
+
 class SimHands:
-    """The scripted dealer's hands on the simulated devices of a running table."""
+    """The scripted dealer's hands on the simulated devices of a running table. With a
+    simulated chip reader (``chips``), chips on a spot are reported by value through it
+    (the wire's CHIPS_SENSED) instead of the presence sensors."""
 
     senses_layout = True
 
-    def __init__(self, table: RunningTable) -> None:
+    def __init__(
+        self,
+        table: RunningTable,
+        chips: SimulatedChipReader | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.reader = chips
+        self.rng = rng or random.Random(0)
+        self.stakes: dict[int, int] = {}
         devices = table.devices
         if devices is None or devices.sim_shoe is None or devices.sim_table is None:
             raise RuntimeError("the demo needs a table running on the simulators")
@@ -119,10 +155,36 @@ class SimHands:
         self.sim.press(button)
 
     def wager(self, box: int, on: bool) -> None:
+        if self.reader is not None:
+            self.stakes[box] = self.rng.choice(WAGERS) if on else 0
+            self.chips_to(f"box{box}", self.stakes[box])
+            return
         self._chips(f"box{box}", on)
 
     def insurance(self, box: int, on: bool) -> None:
+        if self.reader is not None:  # at most half the wager (9.3)
+            self.chips_to(f"insurance{box}", self.stakes.get(box, 2) // 2 if on else 0)
+            return
         self._chips(f"insurance{box}", on)
+
+    def chips_to(self, spot: str, total: int) -> None:
+        """The chip reader reports ``total`` on ``spot``; returns once it is journaled (the
+        controller acknowledged it), so a button pressed next cannot overtake it."""
+        if self.reader is None:
+            raise RuntimeError("this table has no chip readers")
+        self.reader.sense(spot, total)
+        self.reader.wait_until_acknowledged(timeout=10.0)
+
+    def accept_payout(self, box: int, reason: str) -> None:
+        self.events.put(
+            SupervisorAction(
+                source="supervisor",
+                who=self.supervisor_id,
+                decision="accept_payout",
+                reason=reason,
+                args={"box": box},
+            )
+        )
 
     def _chips(self, spot: str, on: bool) -> None:
         if on:
@@ -217,15 +279,17 @@ def _running(pid: int) -> bool:
     return True
 
 
-def make_dealer(table: RunningTable, rng: random.Random) -> Dealer:
-    """The scripted dealer for the table's game, acting through its simulated devices."""
+def make_dealer(
+    table: RunningTable, rng: random.Random, hands: TableHands | None = None, **extra: Any
+) -> Dealer:
+    """The scripted dealer for the table's game, acting through its simulated devices
+    (``extra``: the dealer's own options, such as its chip readers and mistake rate)."""
     where = spec(table.config.game).sim_dealer
     if where is None:
         raise ConfigError(f"the game {table.config.game!r} has no scripted dealer for the demo")
     module, _, name = where.partition(":")
     factory = getattr(importlib.import_module(module), name)
-    hands: TableHands = SimHands(table)
-    dealer: Dealer = factory(hands, lambda: table.state, rng)
+    dealer: Dealer = factory(hands or SimHands(table), lambda: table.state, rng, **extra)
     return dealer
 
 
@@ -293,12 +357,20 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
             f"tablectl demo: --journal: the folder {journal.parent} does not exist", file=sys.stderr
         )
         return 2
+    if getattr(args, "dealer_mistakes", 0.0) and not getattr(args, "chip_readers", False):
+        print("tablectl demo: --dealer-mistakes needs --chip-readers", file=sys.stderr)
+        return 2
     if journal is None and args.config is None:
         folder = demo_folder()
         journal = Path(folder.name) / "journal.sqlite"
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
+    chips = getattr(args, "chip_readers", False)
+    as_json = getattr(args, "json", False)
+    play_out = sys.stderr if as_json else out
     try:
         config = demo_config(args.game, journal, args.port, args.config, args.shoe)
+        if chips:
+            config = with_chip_readers(config)
         check_port_free(config.display_host, config.display_port)
         table = RunningTable(config, simulate=True, seed=seed).start()
     except (TableError, OSError) as exc:
@@ -314,34 +386,51 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     print(
         f"SIMULATED {config.game} table {config.table_id} (seed {seed}); "
         f"journal {config.journal_path}",
-        file=out,
+        file=play_out,
         flush=True,
     )
     if table.server is not None:
         print(
             f"status display: {table.server.url}/  (surveillance: {table.server.url}/surveillance"
             "; Ctrl-C to stop)",
-            file=out,
+            file=play_out,
             flush=True,
         )
         print(
             f"the dealer's console: {table.server.console_url}  (open it once: it sets the "
             "console cookie; demo PINs: dealer d01 1357, supervisor s01 2468)",
-            file=out,
+            file=play_out,
             flush=True,
         )
     sign_in_dealer(table)
-    dealer = make_dealer(table, random.Random(seed))
+    reader = None
+    try:
+        if chips:
+            reader = open_chip_reader(table)
+            hands = SimHands(table, reader[0], random.Random(seed + 1))
+            mistakes = getattr(args, "dealer_mistakes", 0.0)
+            dealer = make_dealer(table, random.Random(seed), hands, chips=hands, mistakes=mistakes)
+        else:
+            dealer = make_dealer(table, random.Random(seed))
+    except Exception:
+        table.stop()
+        raise
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    pace = args.pace if args.pace is not None else (0.0 if as_json else 0.6)
     try:
-        play(table, dealer, pace=args.pace, stop=stop, rounds=args.rounds, out=out)
+        play(table, dealer, pace=pace, stop=stop, rounds=args.rounds, out=play_out)
     except KeyboardInterrupt:
         pass
     finally:
         signal.signal(signal.SIGTERM, previous)
         table.stop()
+        if reader is not None:
+            reader[1].close()
+            reader[0].close()
         if folder is not None:
             folder.cleanup()
-    print(f"{dealer.rounds_finished} rounds played", file=out)
+    print(f"{dealer.rounds_finished} rounds played", file=play_out)
+    if as_json:
+        print(json.dumps(mistakes_line(dealer, dealer.rounds_finished)), file=out, flush=True)
     return 0

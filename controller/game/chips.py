@@ -398,6 +398,7 @@ class SettlementCheck:
         shown: list[dict[str, object]] = []
         for spot, expected in self.expected.items():
             mismatch = self.open.get(spot)
+            kind = "" if mismatch is None else mismatch.kind.value
             if mismatch is not None:
                 state, text = "mismatch", mismatch.text
             elif spot in self.accepted:
@@ -416,6 +417,7 @@ class SettlementCheck:
                     "owed": expected.owed,
                     "reads": self.readings.get(spot, 0),
                     "state": state,
+                    "kind": kind,
                     "text": text,
                 }
             )
