@@ -20,7 +20,7 @@ from sim_hardware.dealer import TableHands
 
 __all__ = ["BaccaratDealer"]
 
-_DEALING = ("burn", "no_more_bets", "initial_deal", "player_third", "banker_third")
+_DEALING = ("burn", "initial_deal", "player_third", "banker_third")
 _MAIN = ("banker", "player", "tie")
 _SIDE = ("player_pair", "banker_pair")
 

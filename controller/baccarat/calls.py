@@ -22,12 +22,15 @@ def card_due(
 ) -> Due | None:
     """The card due in ``state`` (``dealt``: cards of the Initial Deal so far; the hands'
     point counts; the Player's third card's value), or None when no card may come."""
-    if state == "no_more_bets" or state == "initial_deal":
+    if state == "initial_deal":
         text = f"{_ORDER[dealt]} card (Initial Deal: Player, Banker, Player, Banker)"
         return ("player" if dealt % 2 == 0 else "banker"), INITIAL_DEAL_RULE, text
     if state == "player_third":
-        return "player", TABLE_OF_PLAY, f"Player draws: a third card on {player} " \
-            "(Table of Play: the Player draws on 0-5)"  # fmt: skip
+        return (
+            "player",
+            TABLE_OF_PLAY,
+            f"Player draws: a third card on {player} (Table of Play: the Player draws on 0-5)",
+        )
     if state == "banker_third":
         return "banker", TABLE_OF_PLAY, banker_rule_text(banker, player_third)
     if state == "burn":
@@ -42,9 +45,14 @@ def stray_card(state: str, result: CoupResult | None) -> tuple[str, str]:
     if state == "settlement" and result is not None:
         p, b = result.player_total, result.banker_total
         if result.natural:
-            return NATURAL_RULE, f"a card after a Natural (Player {p}, Banker {b}): a " \
-                "Natural stops the coup"  # fmt: skip
-        return TABLE_OF_PLAY, "a card the Table of Play does not allow: the Player " \
-            f"stands on {p} and the Banker on {b}"  # fmt: skip
+            return (
+                NATURAL_RULE,
+                f"a card after a Natural (Player {p}, Banker {b}): a Natural stops the coup",
+            )
+        return (
+            TABLE_OF_PLAY,
+            "a card the Table of Play does not allow: the Player "
+            f"stands on {p} and the Banker on {b}",
+        )
     breaks = FACTS[state].card_breaks
     return breaks if breaks is not None else (HOLD_PROCEDURE, f"a card in {state}")

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.baccarat import records
 from controller.baccarat.display import snapshot
-from controller.baccarat.records import HoldDecision
+from controller.baccarat.records import CoupResult, HoldDecision, Payout
 from controller.baccarat.rules import BaccaratRules
 from controller.baccarat.table import BaccaratTable
 from controller.errors import ConfigError
-from controller.game.contract import GameSpec, Step
-from controller.game.records import DecisionOffer, offers
+from controller.game.contract import GameSpec, Step, figures_from
+from controller.game.records import DecisionOffer, defined_in, offers
 from controller.journal import to_jsonable
 from controller.ports import (
     ConsoleAction,
@@ -26,6 +27,7 @@ from controller.ports import (
     Lamp,
     SupervisorAction,
 )
+from controller.shoe_audit import ShoeReport
 
 CONSOLE = ("place_wager", "no_more_bets", "shuffled", "collect_commission")
 
@@ -99,4 +101,10 @@ SPEC = GameSpec(
     sim_dealer="sim_hardware.baccarat_dealer:BaccaratDealer",
     renderer="baccarat",
     round_word="coup",
+    title="Baccarat",
+    records=(*defined_in(records), CoupResult, Payout, ShoeReport),
+    # the drop is the wagers in; the house's result is negative when the players won (the
+    # commission owed is on the boxes' accounts, journaled when collected)
+    settlement_figures=figures_from("wagers_in", "house_result"),
+    simulator="controller.baccarat.simulate",
 )

@@ -15,7 +15,6 @@ from typing import Any
 from controller.baccarat.rules import (
     BURN_RULE,
     CUT_CARD_RULE,
-    INITIAL_DEAL_RULE,
     SHUFFLE_RULE,
     TABLE_OF_PLAY,
     VOID_RULE,
@@ -32,8 +31,7 @@ class Phase(StrEnum):
     SHUFFLE = "shuffle"  # a new shoe is due: shuffle it and confirm SHUFFLED
     BURN = "burn"  # the new shoe's first card, and the cards its value burns
     BETTING = "betting"
-    NO_MORE_BETS = "no_more_bets"  # the gate opens: the Player's first card is due
-    INITIAL_DEAL = "initial_deal"  # Player, Banker, Player, Banker
+    INITIAL_DEAL = "initial_deal"  # NO MORE BETS called: Player, Banker, Player, Banker
     PLAYER_THIRD = "player_third"  # the Player's third card is due
     BANKER_THIRD = "banker_third"  # the Banker's third card is due
     SETTLEMENT = "settlement"  # both hands complete: pay and collect, then NEXT
@@ -42,16 +40,13 @@ class Phase(StrEnum):
 
 STATES = [p.value for p in Phase]
 _LIVE = [s for s in STATES if s != Phase.HOLD]
-DEALING = frozenset(
-    {Phase.NO_MORE_BETS, Phase.INITIAL_DEAL, Phase.PLAYER_THIRD, Phase.BANKER_THIRD}
-)  # a coup card is due
+DEALING = frozenset({Phase.INITIAL_DEAL, Phase.PLAYER_THIRD, Phase.BANKER_THIRD})  # a card due
 _DRAWING = ["initial_deal", "player_third", "banker_third"]
 
 TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "shuffled", "source": "shuffle", "dest": "burn"},
     {"trigger": "open_betting", "source": "burn", "dest": "betting"},
-    {"trigger": "close_bets", "source": "betting", "dest": "no_more_bets"},
-    {"trigger": "start_deal", "source": "no_more_bets", "dest": "initial_deal"},
+    {"trigger": "close_bets", "source": "betting", "dest": "initial_deal"},
     {"trigger": "player_draws", "source": "initial_deal", "dest": "player_third"},
     {"trigger": "banker_draws", "source": ["initial_deal", "player_third"], "dest": "banker_third"},
     {"trigger": "settle", "source": _DRAWING, "dest": "settlement"},
@@ -66,7 +61,6 @@ TRIGGER_RULES: dict[str, str] = {
     "shuffled": SHUFFLE_RULE,
     "open_betting": BURN_RULE,
     "close_bets": WAGERS_RULE,
-    "start_deal": INITIAL_DEAL_RULE,
     "player_draws": TABLE_OF_PLAY,
     "banker_draws": TABLE_OF_PLAY,
     "settle": TABLE_OF_PLAY,
@@ -91,7 +85,6 @@ _FACTS: dict[Phase, PhaseFacts] = {
         card_breaks=(WAGERS_RULE, "a card before NO MORE BETS: wagers were still open"),
         lamps={Lamp.BETTING_OPEN: LampPattern.STEADY},
     ),
-    Phase.NO_MORE_BETS: PhaseFacts(gate_open=True),
     Phase.INITIAL_DEAL: PhaseFacts(gate_open=True),
     Phase.PLAYER_THIRD: PhaseFacts(gate_open=True),
     Phase.BANKER_THIRD: PhaseFacts(gate_open=True),

@@ -28,6 +28,7 @@ from controller.baccarat.rules import (
     Variant,
 )
 from controller.errors import BalanceError
+from controller.game.records import CARD_MARK
 
 __all__ = [
     "CARD",
@@ -42,7 +43,7 @@ __all__ = [
     "void",
 ]
 
-CARD = {"private": "card"}  # field metadata: the pit's privacy rule finds card fields by it
+CARD = CARD_MARK  # field metadata: the pit's privacy rule finds card fields by it
 Stake = tuple[int, Bet, int]  # (box, bet, amount)
 
 
@@ -197,11 +198,14 @@ def balance(stakes: Sequence[Stake], payouts: Sequence[Payout]) -> Balance:
     shapes = _SHAPES
     for (box, bet, amount), p in zip(stakes, payouts, strict=True):
         if p.box != box or p.bet != bet or p.stake != amount:
-            raise BalanceError(f"box {box} {bet} {amount} was settled as box {p.box} "
-                               f"{p.bet} {p.stake}")  # fmt: skip
+            raise BalanceError(
+                f"box {box} {bet} {amount} was settled as box {p.box} {p.bet} {p.stake}"
+            )
         if p.won < 0 or p.commission < 0 or not shapes[p.outcome](p):
-            raise BalanceError(f"box {p.box} {p.bet}: a {p.outcome} payout of stake {p.stake} "
-                               f"returns {p.returned}, wins {p.won}, loses {p.lost}")  # fmt: skip
+            raise BalanceError(
+                f"box {p.box} {p.bet}: a {p.outcome} payout of stake {p.stake} "
+                f"returns {p.returned}, wins {p.won}, loses {p.lost}"
+            )
         wagers_in += amount
         paid_out += p.returned + p.won
         lost += p.lost

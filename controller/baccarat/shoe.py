@@ -26,15 +26,20 @@ from controller.errors import RuleError
 
 __all__ = ["Shoe", "ShoeEmpty", "ShoeState"]
 
-_MID_COUP = frozenset({"initial_deal", "player_third", "banker_third"})
-_BEFORE_FIRST_CARD = frozenset({"betting", "no_more_bets"})
-
 
 class ShoeState:
     """The table's shoe: its number, coups, results (for the roads), burn and cut card."""
 
-    __slots__ = ("burn_first", "burns_due", "coups", "cut_card_out", "last_coup", "number",
-                 "results", "rules")  # fmt: skip
+    __slots__ = (
+        "burn_first",
+        "burns_due",
+        "coups",
+        "cut_card_out",
+        "last_coup",
+        "number",
+        "results",
+        "rules",
+    )
 
     def __init__(self, rules: BaccaratRules) -> None:
         self.rules = rules
@@ -69,16 +74,16 @@ class ShoeState:
         self.burns_due -= 1
         return CardBurned(str(card), False, self.burns_due)
 
-    def cutting_card(self, state: str, coup: int) -> CutCardOut | None:
-        """The cutting card came out with the table in ``state`` during (or before, or
-        after) coup ``coup``: which coup is the shoe's last. Once per shoe."""
+    def cutting_card(self, when: str, coup: int) -> CutCardOut | None:
+        """The cutting card came out ``when`` ("before" the first card of coup ``coup``,
+        "during" it, or "after" it): which coup is the shoe's last. Once per shoe."""
         if self.cut_card_out:
             return None
         self.cut_card_out = True
         after = self.rules.coups_after_cut_card
-        if state in _MID_COUP:
+        if when == "during":
             last = coup + after
-        elif state in _BEFORE_FIRST_CARD:  # where this coup's first card would be
+        elif when == "before":  # where this coup's first card would be
             last = coup + max(after - 1, 0)
         else:  # between coups: where the next coup's first card would be
             last = coup + max(after, 1)

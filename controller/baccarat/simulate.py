@@ -31,8 +31,15 @@ from controller.cards import DECK
 from controller.errors import RuleError
 from controller.ports import ButtonPressed, CardDrawn, ConsoleButton, ShoeStatusChanged
 
-__all__ = ["BETS", "HELP", "SimulationError", "SimulationResult", "add_arguments", "run",
-           "simulate"]  # fmt: skip
+__all__ = [
+    "BETS",
+    "HELP",
+    "SimulationError",
+    "SimulationResult",
+    "add_arguments",
+    "run",
+    "simulate",
+]
 
 HELP = "baccarat: every wager through the machine, the house edge of each"
 STAKE = 20
@@ -82,7 +89,7 @@ class SimulationResult:
             *(
                 f"  {bet:<12} house edge {edge * 100:+.3f}% ± {se * 100:.3f}% (1 s.e.)"
                 for bet, (edge, se) in self.edges.items()
-            ),  # fmt: skip
+            ),
             f"{self.rounds_per_second:,.0f} coups per second ({self.seconds:.2f} s)",
             "results: " + ", ".join(f"{k} {v}" for k, v in sorted(self.outcomes.items())),
         ]
@@ -103,10 +110,12 @@ def simulate(
     drawn = {card: CardDrawn(source="sim-shoe", card=card) for card in DECK}
     no_more_bets = ButtonPressed(source="sim-console", button=ConsoleButton.NO_MORE_BETS)
     next_ = ButtonPressed(source="sim-console", button=ConsoleButton.NEXT)
-    cut = ShoeStatusChanged(source="sim-shoe", cut_card_seen=True, shoe_empty=False,
-                            door_open=False, gate_locked=False)  # fmt: skip
-    reloaded = ShoeStatusChanged(source="sim-shoe", cut_card_seen=False, shoe_empty=False,
-                                 door_open=False, gate_locked=False)  # fmt: skip
+    cut = ShoeStatusChanged(
+        source="sim-shoe", cut_card_seen=True, shoe_empty=False, door_open=False, gate_locked=False
+    )
+    reloaded = ShoeStatusChanged(
+        source="sim-shoe", cut_card_seen=False, shoe_empty=False, door_open=False, gate_locked=False
+    )
     handle, place = table.handle, table.place_wager
     index = {bet: i for i, bet in enumerate(BETS)}
     total = [0.0] * len(BETS)
@@ -146,8 +155,9 @@ def simulate(
         mean = total[i] / rounds
         var = max(total_sq[i] / rounds - mean * mean, 0.0)
         edges[bet] = (-mean, math.sqrt(var / rounds))
-    return SimulationResult(rounds, decks, seed, variant.value, seconds, edges,
-                            table.shoe.number, winners)  # fmt: skip
+    return SimulationResult(
+        rounds, decks, seed, variant.value, seconds, edges, table.shoe.number, winners
+    )
 
 
 def _rounds(text: str) -> int:
@@ -161,9 +171,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", type=_rounds, default=100_000, help="coups to play")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--decks", type=int, choices=(6, 8), default=8)
-    parser.add_argument("--variant", choices=[v.value for v in Variant],
-                        default=Variant.COMMISSION.value)  # fmt: skip
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--variant", choices=[v.value for v in Variant], default=Variant.COMMISSION.value
+    )
 
 
 def run(args: argparse.Namespace) -> SimulationResult:

@@ -3,7 +3,7 @@
 The coup's order is visible in its states (`controller.baccarat.phases`; the diagram in
 docs/baccarat.md is generated from them)::
 
-    shuffle -> burn -> betting -> no_more_bets -> initial_deal -> [player_third]
+    shuffle -> burn -> betting -(NO MORE BETS)-> initial_deal -> [player_third]
       -> [banker_third] -> settlement -> betting ... -> (after the cut card) shuffle
                                 and from any of them -> hold -> back, or void
 
@@ -58,6 +58,7 @@ from controller.game.records import HOLD_PROCEDURE, NOT_ON_CONSOLE
 from controller.ports import (
     ButtonPressed,
     CardDrawn,
+    Command,
     ConsoleButton,
     Event,
     LampPattern,
@@ -73,6 +74,24 @@ __all__ = ["BaccaratTable"]
 log = logging.getLogger(__name__)
 
 POINTS = tableau.POINTS
+
+
+_SYNCED: dict[tuple[str, str], tuple[Command, ...]] = {}  # (told, now) -> the commands
+
+
+def _commands(before: str, now: str) -> tuple[Command, ...]:
+    """The gate and lamps the devices must be told going from state ``before`` (told
+    already; "" at the start: everything) to ``now`` (the simulator's five state changes
+    a coup look these up, never build them)."""
+    new, old = FACTS[now], FACTS.get(before)
+    out: list[Command] = []
+    if old is None or old.gate_open != new.gate_open:
+        out.append(UnlockShoe() if new.gate_open else LockShoe())
+    for lamp in LAMPS:
+        pattern = new.lamps.get(lamp, LampPattern.OFF)
+        if old is None or old.lamps.get(lamp, LampPattern.OFF) is not pattern:
+            out.append(SetLamp(lamp, pattern))
+    return tuple(out)
 
 
 class BaccaratTable:
@@ -99,7 +118,6 @@ class BaccaratTable:
         self.settled: CoupSettled | None = None
         self._cut_level = False
         self._gate_locked: bool | None = None
-        self._lamps: dict[object, LampPattern] = {}
         self._synced = ""
         self._sync()
 
@@ -131,18 +149,15 @@ class BaccaratTable:
         return out
 
     def _sync(self) -> None:
-        """Emit the gate and lamp commands that differ from what the devices were told."""
-        state = self._synced = self._phases.state
-        facts = FACTS[state]
-        locked = not facts.gate_open
-        if locked is not self._gate_locked:
-            self._gate_locked = locked
-            self._out.append(LockShoe() if locked else UnlockShoe())
-        for lamp in LAMPS:
-            pattern = facts.lamps.get(lamp, LampPattern.OFF)
-            if self._lamps.get(lamp) is not pattern:
-                self._lamps[lamp] = pattern
-                self._out.append(SetLamp(lamp, pattern))
+        """Emit the gate and lamp commands that differ from what the devices were told:
+        they depend only on the states before and after (`_commands`)."""
+        before, now = self._synced, self._phases.state
+        commands = _SYNCED.get((before, now))
+        if commands is None:
+            commands = _SYNCED[before, now] = _commands(before, now)
+        self._out += commands
+        self._synced = now
+        self._gate_locked = not FACTS[now].gate_open
 
     # --- read-only queries ------------------------------------------------------------------
 
@@ -164,8 +179,14 @@ class BaccaratTable:
 
     def due(self) -> Due | None:
         """The card due now (for whom, the rule, the dealer's line), or None."""
-        return card_due(self._phases.state, self._dealt, self.player_total, self.banker_total,
-                        self.player_third, self.shoe)  # fmt: skip
+        return card_due(
+            self._phases.state,
+            self._dealt,
+            self.player_total,
+            self.banker_total,
+            self.player_third,
+            self.shoe,
+        )
 
     # --- cards ------------------------------------------------------------------------------
 
@@ -181,9 +202,6 @@ class BaccaratTable:
         if foreign is not None:
             self.violate(foreign.rule, foreign.message, card)
             return
-        if state == "no_more_bets":
-            self._phases.fire("start_deal")
-            state = "initial_deal"
         value = POINTS[card.rank]
         if state == "initial_deal":
             n = self._dealt
@@ -300,7 +318,13 @@ class BaccaratTable:
     def cutting_card_out(self) -> None:
         """The cutting card came out: which coup is the shoe's last (`ShoeState`)."""
         state = self._hold.held_from if self._phases.state == "hold" else self._phases.state
-        record = self.shoe.cutting_card(state, self.coup)
+        if state == "betting" or (state == "initial_deal" and not self._dealt):
+            when = "before"  # where this coup's first card would be
+        elif state in DEALING:
+            when = "during"
+        else:
+            when = "after"
+        record = self.shoe.cutting_card(when, self.coup)
         if record is not None:
             self._out.append(record)
 

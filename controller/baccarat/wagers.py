@@ -20,6 +20,7 @@ from controller.errors import IllegalAction
 __all__ = ["check_commission", "check_differential", "check_wager", "differential", "refuse"]
 
 Boxes = Sequence[dict[Bet, int]]
+_BETS: dict[object, Bet] = {bet.value: bet for bet in Bet}
 _OTHER = {Bet.PLAYER: Bet.BANKER, Bet.BANKER: Bet.PLAYER}
 
 
@@ -33,9 +34,8 @@ def check_wager(rules: BaccaratRules, boxes: Boxes, box: int, bet: str, amount: 
     on the Player and the Banker together (NSW Mini Baccarat 5) unless the casino allows."""
     if not 1 <= box <= rules.boxes:
         refuse(WAGERS_RULE, f"no box {box}: this table has boxes 1 to {rules.boxes}")
-    try:
-        chosen = Bet(bet)
-    except ValueError:
+    chosen = _BETS.get(bet)
+    if chosen is None:
         refuse(WAGERS_RULE, f"no wager {bet!r}: one of {', '.join(Bet)}")
     if amount < 0 or amount % rules.chip_unit:
         refuse(WAGERS_RULE, f"a wager of {amount} is not in chips of {rules.chip_unit}")
