@@ -5,9 +5,11 @@ its reason is what the dealer reads on the display.
 
 from __future__ import annotations
 
+import pytest
 from bites_support import betting, dealt, refusal
 from bj_script import DOUBLE, EVEN_MONEY, NEXT, NO_MORE_BETS, SPLIT
 
+from controller.blackjack import actions
 from controller.blackjack.actions import parse_spot
 from controller.blackjack.records import (
     Doubled,
@@ -54,6 +56,8 @@ def test_rule_4_1_a_wager_is_whole_chips_and_never_negative() -> None:
             f"a wager of {amount} is not whole chips",
         )
     assert t.boxes[0].stakes == {}
+    assert t.can_place_wager(1, 1, 10) and not t.can_place_wager(1, 1, 7)
+    assert t.place_wager(1, 1, 0) == WagerPlaced(1, 1, 0)  # nothing to withdraw: no harm
     t.place_wager(1, 1, 10)
     assert t.place_wager(1, 1, 0) == WagerPlaced(1, 1, 0)  # 0 withdraws: not refused
 
@@ -167,8 +171,10 @@ def test_rule_4_2_no_more_bets_refusals_word_for_word() -> None:
 # --- the sensors' spot names --------------------------------------------------------------
 
 
-def test_spot_names_parse_once_and_the_same_every_time() -> None:
-    # names no other test uses: the parser caches what it has seen
+def test_spot_names_parse_once_and_the_same_every_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the parser caches what it has seen: start from an empty cache, so the names are
+    # parsed here (not answered from an earlier test's, or mutmut's clean run's, cache)
+    monkeypatch.setattr(actions, "_SPOTS", {})
     for _ in range(2):  # the second answer comes from the cache, and must be the same
         assert parse_spot("insurance0012.p002") == ("insurance", 12, 2)
         assert parse_spot("double0006") == ("double", 6, 1)
@@ -390,6 +396,7 @@ def test_table_variant_split_hands_records_and_no_double_after_split() -> None:
     s = dealt({(1, 1): 4, (1, 2): 2}, "8s 7d 8h")
     t = s.table
     assert t.split(1) == SplitMade(1, 1, 2, 6)
+    assert SplitMade(1, 1, 2, 6) in t.take_outputs()  # journaled
     assert t.wagers_in == 12
     s.deal("3c")
     first, second = t.boxes[0].hands
@@ -444,3 +451,12 @@ def test_split_button_refusal_reaches_the_display() -> None:
     assert [o for o in out if isinstance(o, ActionRefused)] == [
         ActionRefused("split button", TV, "only a pair of equal rank may be split")
     ]
+
+
+def test_table_variant_double_from_the_double_spot_in_large_chips() -> None:
+    v = Variants(double_spots=True, smallest_chip=5)
+    s = dealt({(1, 1): 10}, "5s 7d 5c", v)
+    s.occupy("double1", 10)
+    s.press(DOUBLE)
+    assert s.of(Doubled) == [Doubled(1, 1, 10)]
+    assert not s.of(ActionRefused)
