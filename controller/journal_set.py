@@ -52,6 +52,12 @@ def base_of(path: Path) -> Path:
     return path.with_name(found["base"]) if found else path
 
 
+def first_seq_of(path: Path) -> int:
+    """The first row a file of a set holds, by its name (a set's own name: row 1)."""
+    found = _SEGMENT.fullmatch(path.name)
+    return int(found["first"]) if found else 1
+
+
 def is_member(path: Path) -> bool:
     """A rotated file, or an archive of one (not the set's own name)."""
     return _SEGMENT.fullmatch(path.name) is not None or path.name.endswith(ARCHIVE_SUFFIX)
@@ -195,8 +201,8 @@ class SetBroken(JournalCorrupt):
     """A file of the set does not check out, or does not follow the one before it:
     ``file`` names it, ``seq`` the row."""
 
-    def __init__(self, file: Path, exc: JournalCorrupt) -> None:
-        super().__init__(exc.seq, f"in {file.name}: {exc.reason}")
+    def __init__(self, file: Path, exc: JournalCorrupt, *, alone: bool = False) -> None:
+        super().__init__(exc.seq, exc.reason if alone else f"in {file.name}: {exc.reason}")
         self.file = file
 
 
@@ -221,7 +227,7 @@ def verify_set(files: list[Path], key: bytes, *, head: Head | None = None) -> Se
                     )
                 rows += journal.verify(head=head if last else None)
             except JournalCorrupt as exc:
-                raise SetBroken(path, exc) from None
+                raise SetBroken(path, exc, alone=len(files) == 1) from None
             if previous is None:
                 first = origin.seq + 1
             previous = (path, journal.head)

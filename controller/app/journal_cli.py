@@ -27,23 +27,40 @@ import csv
 import json
 import queue
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
 from controller import game as games
 from controller.app.config import rules_from_dict
 from controller.app.journal_dealers import list_dealers
-from controller.app.journal_files import open_journal
+from controller.app.journal_files import read_key
 from controller.app.loop import TableLoop
 from controller.errors import TableError
 from controller.game import Game
 from controller.journal import Entry, Head, Journal, JournalCorrupt, JournalError
+from controller.journal_set import (
+    ARCHIVE_SUFFIX,
+    entries,
+    first_seq_of,
+    is_member,
+    read_file,
+    set_files,
+    verify_set,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="journal_command", required=True, metavar="ACTION")
     verify = sub.add_parser("verify", help="check the keyed hash chain")
     verify.add_argument("path", type=Path)
+    verify.add_argument(
+        "--archive",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also the set's archived files in DIR ([journal] archive_dir), oldest first",
+    )
     verify.add_argument(
         "--head",
         type=_head,
@@ -89,30 +106,50 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     if args.journal_command == "reopen":  # controller/app/journal_reopen.py
         return _reopen(args, out)
     try:
-        with open_journal(
-            args.path, key_file=getattr(args, "key_file", None), readonly=True, check=False
-        ) as journal:
-            command = args.journal_command
-            if command == "verify":
-                return _verify(journal, getattr(args, "head", None), out)
-            try:
-                journal.verify()
-            except JournalCorrupt as exc:
-                print(f"tablectl journal: {args.path}: {exc}", file=sys.stderr)
-                return 1
-            if command == "export":
-                return _export(journal, args.round, args.format, out)
-            if command == "replay":
-                return _replay(journal, out)
-            if command == "dealers":  # controller/app/journal_dealers.py
-                return list_dealers(journal.entries(), out, as_json=args.json)
-            return _last(journal, args.n, out)
+        files, key = _files(args.path, getattr(args, "key_file", None),
+                            getattr(args, "archive", None))  # fmt: skip
+        command = args.journal_command
+        if command == "verify":
+            return _verify(files, key, getattr(args, "head", None), out)
+        try:
+            verify_set(files, key)
+        except JournalCorrupt as exc:
+            print(f"tablectl journal: {args.path}: {exc}", file=sys.stderr)
+            return 1
+        rows = entries(files, key)
+        if command == "export":
+            return _export(rows, args.round, args.format, out)
+        if command == "replay":
+            with read_file(files[-1], key) as live:
+                return _replay(live, lambda: entries(files, key), out)
+        if command == "dealers":  # controller/app/journal_dealers.py
+            return list_dealers(rows, out, as_json=args.json)
+        return _last(rows, args.n, out)
     except JournalCorrupt as exc:  # a forged checkpoint, an unkeyed journal
         print(f"tablectl journal: {args.path}: {exc}", file=sys.stderr)
         return 1
     except TableError as exc:  # no journal, no key (ConfigError), an unreadable file
         print(f"tablectl journal: {exc}", file=sys.stderr)
         return 2
+
+
+def _files(path: Path, key_file: Path | None, archive: Path | None) -> tuple[list[Path], bytes]:
+    """The files a command reads: a set's own name (``journal.sqlite``) is every file of
+    the set at the table, and with ``--archive DIR`` the archived ones before them; a
+    rotated file's or an archive's name is that file alone (issue 16)."""
+    key = read_key(path, key_file)
+    if is_member(path):
+        if not path.exists():
+            raise JournalError(f"no journal at {path}")
+        return [path], key
+    files = set_files(path)
+    if archive is not None:
+        begins = first_seq_of(files[0]) if files else None
+        archived = sorted(archive.glob(f"{path.name}.*{ARCHIVE_SUFFIX}"), key=first_seq_of)
+        files = [a for a in archived if begins is None or first_seq_of(a) < begins] + files
+    if not files:
+        raise JournalError(f"no journal at {path}")
+    return files, key
 
 
 def _reopen(args: argparse.Namespace, out: TextIO) -> int:
@@ -126,19 +163,28 @@ def _reopen(args: argparse.Namespace, out: TextIO) -> int:
         return 2
 
 
-def _verify(journal: Journal, head: Head | None, out: TextIO) -> int:
+def _verify(files: list[Path], key: bytes, head: Head | None, out: TextIO) -> int:
+    """A whole set: each file, and each beginning where the one before it ends; a break
+    is named by its file and row."""
     try:
-        count = journal.verify(head=head)
+        report = verify_set(files, key, head=head)
     except JournalCorrupt as exc:
         print(f"BROKEN: {exc}", file=out)
         return 1
     reaches = f", reaches the head given (row {head.seq})" if head is not None else ""
-    print(f"ok: {count} rows, keyed chain intact{reaches}, head {journal.head}", file=out)
+    spread = "" if report.files == 1 else f" in {report.files} files, chained across them"
+    begins = (
+        f" (rows 1-{report.first - 1} are not among these files: archived, --archive DIR)"
+        if report.first > 1
+        else ""
+    )
+    print(f"ok: {report.rows} rows{spread}, keyed chain intact{reaches}, head {report.head}"
+          f"{begins}", file=out)  # fmt: skip
     return 0
 
 
-def _export(journal: Journal, round_no: int | None, fmt: str, out: TextIO) -> int:
-    rows = (entry.as_dict() for entry in journal.entries(round=round_no))
+def _export(found: Iterable[Entry], round_no: int | None, fmt: str, out: TextIO) -> int:
+    rows = (e.as_dict() for e in found if round_no is None or e.round == round_no)
     if fmt == "jsonl":
         for row in rows:
             print(json.dumps(row, sort_keys=True), file=out)
@@ -151,10 +197,10 @@ def _export(journal: Journal, round_no: int | None, fmt: str, out: TextIO) -> in
     return 0
 
 
-def game_of(journal: Journal) -> Game:
+def game_of(rows: Iterable[Entry]) -> Game:
     """The game and rules the table last started with (its TableStarted row)."""
     started = None
-    for entry in journal.entries():
+    for entry in rows:
         if entry.kind == "TableStarted":
             started = entry
     if started is None:
@@ -163,21 +209,30 @@ def game_of(journal: Journal) -> Game:
     return games.spec(name).make(rules_from_dict(name, started.payload["rules"]))
 
 
-def _replay(journal: Journal, out: TextIO) -> int:
+def _replay(live: Journal, history: Callable[[], Iterable[Entry]], out: TextIO) -> int:
+    """As the table comes back: from the last snapshot in the live file (if this code can
+    use it) and the rows after it, else every row of the files given."""
     try:
-        loop = TableLoop(game_of(journal), journal, queue.Queue())
+        game = game_of(history())
+        started = [e for e in history() if e.kind == "TableStarted"][-1]
+        loop = TableLoop(game, live, queue.Queue(), rules=game_rules(started))
     except TableError as exc:
         print(f"tablectl journal: {exc}", file=sys.stderr)
         return 2
-    count = loop.replay()
+    count = loop.replay(history)
     state = loop.snapshot()
+    state["restored_from_snapshot"] = loop.restored_from
     print(json.dumps({"events_replayed": count, **state}, indent=2, sort_keys=True), file=out)
     return 0
 
 
-def _last(journal: Journal, n: int, out: TextIO) -> int:
+def game_rules(started: Entry) -> Any:
+    return rules_from_dict(started.payload["game"], started.payload["rules"])
+
+
+def _last(rows: Iterable[Entry], n: int, out: TextIO) -> int:
     by_round: dict[int, list[Entry]] = {}
-    for entry in journal.entries():
+    for entry in rows:
         if entry.round is not None:
             by_round.setdefault(entry.round, []).append(entry)
     for round_no in sorted(by_round)[-n:]:

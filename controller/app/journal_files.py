@@ -24,19 +24,21 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from controller.app.config import TableConfig
 from controller.app.secrets import create_secret, read_secret
 from controller.errors import ConfigError
 from controller.journal import (
+    Entry,
     Head,
     Journal,
     JournalCorrupt,
     JournalError,
     checkpoint_path,
 )
+from controller.journal_set import base_of, entries, live_path, open_live, set_files
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +46,12 @@ KEY_WHAT = "the journal key"
 
 
 def key_path(journal: Path, key_file: Path | None = None) -> Path:
-    """The key file: the one named, else the journal's path + ``.key``."""
-    return key_file if key_file is not None else journal.with_name(journal.name + ".key")
+    """The key file: the one named, else the journal's path + ``.key`` (one key for the
+    whole set of files: a rotated file's is its set's, `controller.journal_set`)."""
+    if key_file is not None:
+        return key_file
+    base = base_of(journal)
+    return base.with_name(base.name + ".key")
 
 
 def journal_key_path(config: TableConfig) -> Path:
@@ -53,14 +59,19 @@ def journal_key_path(config: TableConfig) -> Path:
 
 
 def journal_files(journal: Path, key_file: Path | None = None) -> list[Path]:
-    """Every file that belongs to a journal (those that exist): what is kept together."""
+    """Every file that belongs to a journal (those that exist): what is kept together,
+    the rotated files of its set included (issue 16)."""
     names = [
-        journal,
-        journal.with_name(journal.name + "-wal"),
-        journal.with_name(journal.name + "-shm"),
-        checkpoint_path(journal),
-        key_path(journal, key_file),
+        item
+        for member in [journal, *(p for p in set_files(journal) if p != journal)]
+        for item in (
+            member,
+            member.with_name(member.name + "-wal"),
+            member.with_name(member.name + "-shm"),
+            checkpoint_path(member),
+        )
     ]
+    names.append(key_path(journal, key_file))
     return [p for p in names if p.exists()]
 
 
@@ -119,15 +130,38 @@ def open_journal(
 
 
 def open_table_journal(config: TableConfig) -> Journal:
-    """The running table's journal: created with its key when new, checked when not. A
-    journal that does not check out is refused in one line that names the row and says
-    what happens next."""
+    """The running table's journal, the live file of its set (`controller.journal_set`):
+    created with its key when new, checked when not. A journal that does not check out is
+    refused in one line that names the row and says what happens next."""
+    base = config.journal_path
     try:
-        return open_journal(config.journal_path, key_file=config.journal_key, create=True)
+        if live_path(base) != base:  # rotated: the set's last file, a rotation finished
+            return open_live(base, read_key(base, config.journal_key))
+        return open_journal(base, key_file=config.journal_key, create=True)
     except JournalCorrupt as exc:
         raise JournalCorrupt(
             exc.seq, f"{exc.reason}; {REFUSED.format(config.journal_path)}"
         ) from None
+
+
+def full_history(config: TableConfig) -> Iterator[Entry]:
+    """Every row of the table's set of files at the table, for a replay that cannot start
+    from a snapshot; refused (before a row is applied) when the set no longer begins at
+    row 1 because older files went to the archive."""
+    base = config.journal_path
+    key = read_key(base, config.journal_key)
+    files = set_files(base)
+    if files:
+        with Journal(files[0], key=key, readonly=True, check=False) as first:
+            begins = first.origin().seq + 1
+        if begins != 1:
+            raise JournalError(
+                f"the table cannot come back: its last snapshot cannot be used (see the log "
+                f"line before this) and rows 1-{begins - 1} are in the archive, not at the "
+                f"table; put those files back beside {base.name} "
+                "(docs/install.md, 'Reading an archived day') and start again"
+            )
+    return entries(files, key)
 
 
 REFUSED = (

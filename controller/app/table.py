@@ -27,11 +27,18 @@ from typing import Any, Protocol
 from controller.app.config import TableConfig
 from controller.app.devices import TableDevices, open_devices
 from controller.app.games import make_game
-from controller.app.journal_files import BackgroundCheck, open_table_journal
+from controller.app.journal_archive import Archiver
+from controller.app.journal_files import (
+    BackgroundCheck,
+    full_history,
+    open_table_journal,
+    read_key,
+)
+from controller.app.journal_rotation import Rotation
 from controller.app.loop import JournalBroken, Stop, TableLoop
 from controller.app.preflight import preflight
 from controller.app.web import status_server
-from controller.journal import JournalCorrupt, to_jsonable
+from controller.journal import Journal, JournalCorrupt, to_jsonable
 from controller.ports import DeviceLost, DeviceRestored, ShowLimits
 
 log = logging.getLogger(__name__)
@@ -75,7 +82,7 @@ class RunningTable:
         # True or "all": every device simulated; "gpio": the table's GPIO only
         self.simulate = "all" if simulate is True else (simulate or None)
         self.events: queue.Queue[Any] = queue.Queue()
-        self.journal = open_table_journal(config)
+        journal = open_table_journal(config)
         self.journal_check: BackgroundCheck | None = None
         self.game = make_game(config)
         self.server = status_server(config, self.events) if serve else None
@@ -86,16 +93,30 @@ class RunningTable:
             self.feeds.append(pit_publisher(config))
         self.loop = TableLoop(
             self.game,
-            self.journal,
+            journal,
             self.events,
             publish=self._publish,
             require_dealer=bool(config.staff),  # docs/security.md: sign in to use the console
             rules=config.rules,  # a snapshot taken under other rules is not used
+            snapshot_every=config.journal_keeping.snapshot_every,
         )
+        # issue 16: the journal rolls over by trading day or size; sealed files are archived
+        keeping = config.journal_keeping
+        key = read_key(config.journal_path, config.journal_key)
+        self.archiver = Archiver(config.journal_path, key, keeping) if keeping.archive_dir else None
+        self.rotation = Rotation(
+            keeping, key, on_rotated=None if self.archiver is None else self.archiver.wake
+        )
+        self.loop.after_round = self.rotation
         self.devices: TableDevices | None = None
         self._seed = seed
         self._thread: threading.Thread | None = None
         self.state: dict[str, Any] = {}
+
+    @property
+    def journal(self) -> Journal:
+        """The live file of the journal (it changes when the journal rotates)."""
+        return self.loop.journal
 
     def _publish(self, state: dict[str, Any]) -> None:
         state = {
@@ -113,7 +134,7 @@ class RunningTable:
             feed.publish(state)
 
     def start(self) -> RunningTable:
-        replayed = self.loop.replay()
+        replayed = self.loop.replay(lambda: full_history(self.config))
         if replayed:
             log.warning("recovered from the journal: %d events replayed", replayed)
         config = self.config
@@ -160,6 +181,8 @@ class RunningTable:
         gc.freeze()
         self._thread = threading.Thread(target=self.loop.run, name="controller", daemon=True)
         self._thread.start()
+        if self.archiver is not None:
+            self.archiver.start()
         if self.journal.checked_from:  # rows up to the checkpoint were taken on trust
             self.journal_check = BackgroundCheck(
                 self.journal, self.config.journal_key, self._journal_broken
@@ -178,6 +201,8 @@ class RunningTable:
         self.close()
 
     def close(self) -> None:
+        if self.archiver is not None:
+            self.archiver.close()
         if self.journal_check is not None:
             self.journal_check.close()
         for feed in self.feeds:
