@@ -18,26 +18,21 @@ from collections.abc import Callable
 from pathlib import Path
 
 from controller.app.config import TableConfig
-from controller.app.config.lines import ConfigLines
+from controller.app.config.checker import Checker
 from controller.errors import ConfigError
 
 
-class Where:
+class Where(Checker):
     """Points an error at the key's line in the config file (when the config came from a
-    file that can still be read; otherwise at the file alone)."""
+    file that can still be read; otherwise at the file alone): the config's own shared
+    checker, so a start-up check's error reads like the loader's."""
 
     def __init__(self, source: str) -> None:
-        self.source = source
         try:
             text = Path(source).read_text(encoding="utf-8")
         except (OSError, UnicodeError):
             text = ""
-        self.lines = ConfigLines(text)
-
-    def error(self, message: str, *path: str) -> ConfigError:
-        line = self.lines.line(*path)
-        at = f"{self.source}:{line}" if line else self.source
-        return ConfigError(f"{at}: {'.'.join(path)}: {message}" if path else f"{at}: {message}")
+        super().__init__(text, source)
 
 
 Check = Callable[[TableConfig, Where], None]
