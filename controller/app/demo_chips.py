@@ -60,17 +60,27 @@ class _Acknowledged:
         self.driver.acknowledge(seq)
 
 
+def attach_chip_reader(
+    table: RunningTable, url: str, resume: tuple[int, int] | None = None
+) -> SerialDevice:
+    """Read a chip reader at ``url`` as the device ``chips`` of a started table, its
+    readings acknowledged once journaled (``resume``: where its sequence stood in the
+    journal, so its resends after a restart are recognised: `devices.shoe_resume`)."""
+    driver = SerialDevice(url, table.events, name="chips", resume=resume)
+    driver.start()
+    table.loop.devices = {**table.loop.devices, "chips": _Acknowledged(driver)}
+    return driver
+
+
 def open_chip_reader(table: RunningTable) -> tuple[SimulatedChipReader, SerialDevice]:
     """A simulated chip reader on a pseudo-terminal, read by the real serial driver as the
     device ``chips`` (docs/protocol.md: CHIPS_SENSED, CHIP_IDS)."""
     sim = SimulatedChipReader(PtyLink()).start()
-    driver = SerialDevice(sim.link.url, table.events, name="chips")
     try:
-        driver.start()
+        driver = attach_chip_reader(table, sim.link.url)
     except Exception:
         sim.close()
         raise
-    table.loop.devices = {**table.loop.devices, "chips": _Acknowledged(driver)}
     log.warning("SIMULATED chip reader on %s", sim.link.url)
     return sim, driver
 
