@@ -41,6 +41,7 @@ from aiohttp import web
 from controller.app.cli import seconds, tcp_port
 from controller.app.config import PitConfig
 from controller.app.pit_alarms import HEADS_KEPT
+from controller.app.pit_boards import GameViews
 from controller.app.pit_figures import figures_csv, series, shift_figures, svg_chart, when
 from controller.app.pit_floor import Floor, TableSeen, iso
 from controller.app.pit_import import import_journals
@@ -186,11 +187,15 @@ class PitView(WebThread):
         )
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
-        self.client.on_message = lambda client, userdata, msg: self.floor.take(
-            msg.topic, bytes(msg.payload), bool(msg.retain)
-        )
+        self.boards = GameViews()  # a picked table's view, for its game's own drawing
+        self.client.on_message = lambda client, userdata, msg: self._message(msg)
         self.floor.listeners.append(self._wake)
         self._figures: tuple[tuple[Any, ...], dict[str, Any]] | None = None
+
+    def _message(self, msg: Any) -> None:
+        payload = bytes(msg.payload)
+        self.boards.take(msg.topic, payload)
+        self.floor.take(msg.topic, payload, bool(msg.retain))
 
     @property
     def broker_connected(self) -> bool:
@@ -245,6 +250,7 @@ class PitView(WebThread):
                 web.post("/api/ack", self._ack),
                 web.post("/api/shift", self._shift),
                 web.static("/static", STATIC),
+                *self.boards.routes(),  # /game/<name>.js, /api/view?table=
             ]
         )
         return app

@@ -389,6 +389,47 @@ function render(data) {
   }
   for (const [id, row] of rows) row.classList.toggle("chosen", id === selected);
   for (const [id, tile] of tiles) tile.classList.toggle("chosen", id === selected);
+  showBoard(chosen);
+}
+
+// --- the picked table in its game's own drawing (controller/app/pit_boards.py) ----------
+// A game whose spec names a page script (e.g. a shoe game's scoreboards) draws the picked
+// table here: /api/view?table= gives its last public view, /game/<name>.js the drawing,
+// which registers window.tablectl.renderers[<renderer>] with board(view) -> markup.
+const gameScripts = new Map(); // game -> Promise, each script loaded once
+let boardAsked = 0;
+
+function gameScript(game) {
+  if (!gameScripts.has(game)) {
+    gameScripts.set(game, new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = "/game/" + encodeURIComponent(game) + ".js";
+      script.onload = resolve;
+      script.onerror = reject;
+      document.head.appendChild(script);
+    }));
+  }
+  return gameScripts.get(game);
+}
+
+async function showBoard(chosen) {
+  const section = document.getElementById("board");
+  const asked = ++boardAsked;
+  if (!chosen) { section.hidden = true; return; }
+  try {
+    const answer = await fetch("/api/view?table=" + encodeURIComponent(chosen.table));
+    if (!answer.ok) throw new Error("no drawable view of this table");
+    const kept = await answer.json();
+    await gameScript(kept.game);
+    const drawing = ((window.tablectl || {}).renderers || {})[kept.view.renderer];
+    if (!drawing || typeof drawing.board !== "function") throw new Error("no board drawing");
+    if (asked !== boardAsked) return; // a newer update or pick is on its way
+    document.getElementById("board-title").textContent = chosen.table + " · " + (chosen.game_words || kept.game);
+    document.getElementById("board-view").innerHTML = drawing.board(kept.view);
+    section.hidden = false;
+  } catch (err) {
+    if (asked === boardAsked) section.hidden = true;
+  }
 }
 
 // --- the manager's actions -------------------------------------------------------------

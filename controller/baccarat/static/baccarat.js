@@ -4,7 +4,8 @@
 // calls with each state: the hands with their totals and the card due (the NEXT line says
 // which, with the rule), the five scoreboards drawn from view.roads
 // (controller/baccarat/roads.py: bead plate, big road, big eye boy, small road, cockroach
-// pig), and each box's wagers, settlement and commission account (rule 5.10(b)).
+// pig), and each box's wagers, settlement and commission account (rule 5.10(b)). The pit
+// view loads the same script (/game/<name>.js) and shows a picked table's board().
 //
 // The scoreboards are inline SVG (no image to fetch; colours as SVG attributes, which the
 // page's Content-Security-Policy allows); the layout rules go in a constructed style sheet
@@ -13,7 +14,13 @@
 "use strict";
 
 (() => {
-  const { esc, money, cardFace } = window.TableFaces;
+  // the status page's faces (static/faces.js); the pit has none and needs only the board
+  const plain = (value) => String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const { esc, money, cardFace } = window.TableFaces || {
+    esc: plain,
+    money: (n) => `$${Number(n || 0)}`,
+    cardFace: (text) => `<span class="card-text">${plain(text)}</span>`,
+  };
   const cite = (rule) => (/^[0-9]/.test(rule || "") ? `rule ${rule}` : String(rule || ""));
   const RED = "#e53935";
   const BLUE = "#1e88e5";
@@ -265,5 +272,7 @@
 
   window.tablectl = window.tablectl || {};
   window.tablectl.renderers = window.tablectl.renderers || {};
-  window.tablectl.renderers.baccarat = { view: drawView, buttons, hold };
+  // the pit's picked table (controller/app/pit_boards.py): the scoreboards alone
+  const pitBoard = (view) => board(view.roads || {}) + boardLine(view.roads || {}, view.shoe);
+  window.tablectl.renderers.baccarat = { view: drawView, buttons, hold, board: pitBoard };
 })();

@@ -1,0 +1,120 @@
+"""A picked table in its game's own drawing on the pit floor (controller/app/pit_boards.py):
+the floor keeps the last public view of each table whose game names a page script, serves
+the script at /game/<name>.js and the view at /api/view, and the page draws the board
+(baccarat's five roads) when the manager picks the table. Nothing in the pit names a game:
+the game here is a stand-in spec that names baccarat's script."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from pit_helpers import Broker
+from toygame.game import SPEC as TOY
+
+from controller import game as games
+from controller.app.pit_boards import GameViews
+from controller.app.pit_view import PitView
+from controller.baccarat.roads import compute
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
+from test_baccarat_page import PAGE_SCRIPT, known_view
+
+DRAWN = "pit_board_game"
+
+
+@pytest.fixture
+def drawn() -> Iterator[str]:
+    games.register(dataclasses.replace(TOY, name=DRAWN, page_script=PAGE_SCRIPT))
+    games.register(TOY)
+    try:
+        yield DRAWN
+    finally:
+        games.unregister(DRAWN)
+        games.unregister("toy")
+
+
+def state_topic(table: str) -> str:
+    return f"casino/dunedin/table/{table}/state"
+
+
+def state_payload(game: str, view: dict[str, Any]) -> bytes:
+    return json.dumps({"v": 1, "state": {"game": game, "round": 3, "view": view}}).encode()
+
+
+def test_only_a_drawable_games_state_is_kept(drawn: str) -> None:
+    views = GameViews()
+    view = {"renderer": "baccarat", "roads": compute([])}
+    views.take(state_topic("bac-01"), state_payload(drawn, view))
+    views.take(state_topic("toy-01"), state_payload("toy", {"state": "idle"}))  # no script
+    views.take(state_topic("x-01"), state_payload("no_such_game", view))  # not installed
+    views.take("casino/dunedin/table/bac-02/event", state_payload(drawn, view))  # not state
+    views.take(state_topic("bac-03"), b"not json")
+    assert views.get("bac-01") == {"game": drawn, "view": view}
+    assert views.get("toy-01") is None
+    assert views.get("x-01") is None
+    assert views.get("bac-02") is None
+    assert views.get("bac-03") is None
+
+
+def _get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+def _say(view: PitView, table: str, leaf: str, body: dict[str, Any]) -> None:
+    """As the MQTT client's callback hands the view a message."""
+    payload = json.dumps({"v": 1, **body}).encode()
+    view._message(
+        SimpleNamespace(topic=f"casino/dunedin/table/{table}/{leaf}", payload=payload, retain=False)
+    )
+
+
+def test_the_picked_table_shows_its_roads(broker: Broker, browser: Any, drawn: str) -> None:
+    view = PitView(broker.url, port=0).start()
+    try:
+        _say(view, "bac-01", "status", {"status": "online", "reason": "connected", "game": drawn})
+        _say(view, "bac-01", "state", {"state": {"game": drawn, "round": 10, "view": known_view()}})
+        _say(view, "toy-01", "status", {"status": "online", "reason": "connected", "game": "toy"})
+        _say(
+            view,
+            "toy-01",
+            "state",
+            {"state": {"game": "toy", "round": 1, "view": {"state": "idle"}}},
+        )
+        status, script = _get(f"{view.url}/game/{drawn}.js")
+        assert status == 200 and "window.tablectl.renderers.baccarat" in script
+        assert _get(f"{view.url}/game/toy.js")[0] == 404  # names no script
+        assert _get(f"{view.url}/api/view?table=toy-01")[0] == 404
+        status, kept = _get(f"{view.url}/api/view?table=bac-01")
+        assert status == 200 and json.loads(kept)["game"] == drawn
+        page = browser.new_page(viewport={"width": 1920, "height": 1080})
+        try:
+            page.goto(view.url + "/")
+            page.click('tr[data-table="bac-01"]')
+            page.wait_for_selector('#board:not([hidden]) [data-road="big_road"]')
+            board = page.locator("#board-view")
+            # the worked shoe B B T P P P B P B B, as drawn by hand in test_roads.py
+            assert board.locator('[data-road="bead_plate"] > [data-mark]').count() == 10
+            assert board.locator('[data-road="big_road"] > [data-mark]').count() == 9
+            assert board.locator('[data-road="big_eye_boy"] > [data-mark]').count() == 6
+            assert board.locator('[data-road="small_road"] > [data-mark]').count() == 3
+            assert board.locator('[data-road="cockroach_pig"] > [data-mark]').count() == 2
+            assert "bac-01" in (page.text_content("#board-title") or "")
+            page.click('tr[data-table="toy-01"]')  # a game without a drawing: no board
+            page.wait_for_selector("#board", state="hidden")
+        finally:
+            page.close()
+    finally:
+        view.close()
