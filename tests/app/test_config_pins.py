@@ -179,7 +179,7 @@ def test_a_hold_must_outlast_the_debounce() -> None:
 
 
 def test_the_game_must_be_named() -> None:
-    error = refused(BLACKJACK.replace('game = "blackjack"', 'game = "baccarat"'))
+    error = refused(BLACKJACK.replace('game = "blackjack"', 'game = "no-such-game"'))
     assert "[table] game must be one of" in str(error)
     assert error.line == line_of(BLACKJACK, 'game = "blackjack"')
 
