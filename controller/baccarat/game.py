@@ -100,6 +100,7 @@ SPEC = GameSpec(
     round_end="CoupSettled",
     sim_dealer="sim_hardware.baccarat_dealer:BaccaratDealer",
     renderer="baccarat",
+    page_script="controller.baccarat:static/baccarat.js",  # its drawing (hands, roads, boxes)
     round_word="coup",
     title="Baccarat",
     records=(*defined_in(records), CoupResult, Payout, ShoeReport),
