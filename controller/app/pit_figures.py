@@ -3,15 +3,16 @@ small server-rendered SVG charts (no chart library, nothing from the internet).
 
 Per table, per game and per dealer since the shift's start:
 
-- ``rounds``: settled rounds (blackjack ``RoundSettled``, poker ``HandSettled``), voided
-  ones left out;
+- ``rounds``: settled rounds (each game's ``round_end`` row: blackjack ``RoundSettled``,
+  poker ``HandSettled``), voided ones left out;
 - ``rounds_per_hour``: rounds over the hours of the shift so far (a dealer: over the hours
   they were signed in at a table during the shift);
 - ``drop``: the wagers the table journaled (blackjack ``wagers_in``; poker ``chips_in``,
   every chip that went into the pots). It is the table's handle as the controller counted
   it, not the drop box's count;
 - ``win``: the house's result (blackjack ``house_result``, negative when the players won;
-  poker the ``rake``, the house's only take at a poker table);
+  poker the ``rake``, the house's only take at a poker table). Which fields a game's
+  round-end row holds them in is its spec's ``settlement_figures`` (`pit_games`);
 - ``hold_pct``: win over drop, in per cent;
 - ``holds`` and ``holds_by_rule``: the violations (HOLDs), by the rule they cite.
 
@@ -28,7 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape
 
-SETTLED = {"RoundSettled": "blackjack", "HandSettled": "poker"}
+from controller.app.pit_games import round_ends
+
 BUCKETS = 24  # points on a chart over the shift
 
 
@@ -41,13 +43,12 @@ def when(text: Any) -> float | None:
 
 
 def settlement(row: dict[str, Any]) -> tuple[int, int] | None:
-    """(drop, win) of one settled round or hand, or None (not a settlement, or void)."""
-    payload = row["payload"]
-    if row["kind"] not in SETTLED or payload.get("void"):
+    """(drop, win) of one settled round or hand, or None (not a settlement, or void): the
+    game whose round the row ends says which fields hold them."""
+    spec = round_ends().get(row["kind"])
+    if spec is None or spec.settlement_figures is None:
         return None
-    if row["kind"] == "RoundSettled":
-        return int(payload.get("wagers_in") or 0), int(payload.get("house_result") or 0)
-    return int(payload.get("chips_in") or 0), int(payload.get("rake") or 0)
+    return spec.settlement_figures(row["payload"])
 
 
 @dataclass
@@ -81,9 +82,10 @@ class Figures:
 
 def _games(rows: Iterable[dict[str, Any]]) -> dict[str, str]:
     games: dict[str, str] = {}
+    ends = {kind: spec.name for kind, spec in round_ends().items()}
     for row in rows:
-        if row["kind"] in SETTLED:
-            games[row["table"]] = SETTLED[row["kind"]]
+        if row["kind"] in ends:
+            games[row["table"]] = ends[row["kind"]]
         elif row["kind"] == "TableStarted":
             games[row["table"]] = str(row["payload"].get("game", ""))
     return games

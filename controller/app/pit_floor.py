@@ -31,8 +31,9 @@ from typing import Any
 
 from controller.app.pit_alarms import HEADS_KEPT, AlarmLog, watch_head
 from controller.app.pit_figures import when
+from controller.app.pit_games import game_words
 from controller.app.pit_store import PitStore
-from controller.app.pit_words import GAME_WORDS, state_words
+from controller.app.pit_words import state_words
 
 log = logging.getLogger(__name__)
 
@@ -325,7 +326,7 @@ class Floor:
             "table": seen.table,
             "area": seen.area,
             "game": seen.game,
-            "game_words": GAME_WORDS.get(seen.game, seen.game.capitalize()),
+            "game_words": game_words(seen.game),
             "limits": list(seen.limits) if seen.limits else None,
             "dealer": seen.dealer,
             "status": seen.status,

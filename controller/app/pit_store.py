@@ -32,13 +32,13 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from controller.app.pit_games import round_ends
 from controller.errors import TableError
 
-# the journal rows the pit keeps (the others only move the floor's clocks)
+# the journal rows the pit keeps (the others only move the floor's clocks); and every
+# game's round-end row (`kept_kinds`), for the shift figures
 KEPT_KINDS = frozenset(
     {
-        "RoundSettled",
-        "HandSettled",
         "Violation",
         "HoldCleared",
         "DeviceLost",
@@ -79,6 +79,7 @@ class PitStore:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
+        self.kept = KEPT_KINDS | round_ends().keys()  # the games' round ends: the figures
         try:
             self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -115,7 +116,7 @@ class PitStore:
     def add_row(self, site: str, table: str, body: dict[str, Any]) -> bool:
         """Keep one published journal row of a kept kind; False if already kept."""
         digest = body.get("hash")
-        if body.get("kind") not in KEPT_KINDS or not isinstance(digest, str) or not digest:
+        if body.get("kind") not in self.kept or not isinstance(digest, str) or not digest:
             return False
         values = (
             digest,
@@ -134,8 +135,10 @@ class PitStore:
             )
         return cursor.rowcount == 1
 
-    def rows(self, since: str, kinds: frozenset[str] = KEPT_KINDS) -> list[dict[str, Any]]:
-        """The kept rows with a wall clock at or after ``since`` (ISO), oldest first."""
+    def rows(self, since: str, kinds: frozenset[str] | None = None) -> list[dict[str, Any]]:
+        """The kept rows (of ``kinds``, default all) with a wall clock at or after ``since``
+        (ISO), oldest first."""
+        kinds = self.kept if kinds is None else kinds
         with self._lock:
             found = self._db.execute(
                 "SELECT site, tbl, seq, wall, round, kind, actor, payload FROM rows "

@@ -48,8 +48,6 @@ DECISION_WORDS = {
     "void_box": "voided one box",
 }
 
-GAME_WORDS = {"blackjack": "Blackjack", "poker": "Draw poker"}
-
 
 def state_words(state: str) -> str:
     """A state in words; one the list does not know yet reads as words too."""

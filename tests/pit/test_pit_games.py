@@ -1,0 +1,102 @@
+"""The floor view asks the registry about the games (issue 14): what a game is called,
+which row ends its round and what that row says of the money. A game registered in this
+process, which the pit's code has never heard of, is counted like the built-in ones."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller import game as games
+from controller.app import pit_figures, pit_floor, pit_games, pit_store, pit_words
+from controller.app.pit_figures import settlement, shift_figures
+from controller.app.pit_games import game_words
+from controller.app.pit_store import PitStore
+from controller.game.contract import figures_from
+
+START = 1_800_000_000.0
+
+
+def row(table: str, seconds: float, kind: str, **payload: Any) -> dict[str, Any]:
+    wall = datetime.datetime.fromtimestamp(START + seconds, datetime.UTC).isoformat()
+    return {"table": table, "site": "s", "seq": int(seconds), "wall": wall, "round": 1,
+            "kind": kind, "actor": "d01", "payload": payload,
+            "hash": f"{table}{seconds}"}  # fmt: skip
+
+
+@pytest.fixture
+def coin() -> Iterator[str]:
+    """A game with its own round end and money fields, and a floor title."""
+    spec = dataclasses.replace(
+        games.spec("blackjack"),
+        name="coin",
+        title="Coin toss",
+        round_end="CoinSettled",
+        settlement_figures=figures_from("staked", "house"),
+    )
+    games.register(spec)
+    try:
+        yield "coin"
+    finally:
+        games.unregister("coin")
+
+
+def test_a_registered_games_rounds_and_money_are_counted(coin: str) -> None:
+    rows = [
+        row("c-01", 60, "CoinSettled", staked=8, house=-3, void=False),
+        row("c-01", 90, "CoinSettled", staked=4, house=4, void=False),
+        row("c-01", 99, "CoinSettled", staked=50, house=50, void=True),  # void: not counted
+    ]
+    figures = shift_figures(rows, START, START + 3600)
+    [table] = figures["tables"]
+    assert (table["game"], table["rounds"], table["drop"], table["win"]) == (coin, 2, 12, 1)
+    assert [g["key"] for g in figures["games"]] == [coin]
+
+
+def test_a_game_without_settlement_figures_counts_no_money(coin: str) -> None:
+    games.register(dataclasses.replace(games.spec(coin), settlement_figures=None))
+    assert settlement(row("c-01", 60, "CoinSettled", staked=8, house=-3)) is None
+
+
+def test_an_unknown_kind_is_no_settlement() -> None:
+    assert settlement(row("x-01", 60, "SomethingSettled", wagers_in=8)) is None
+
+
+def test_the_store_keeps_a_registered_games_round_end(tmp_path: Path, coin: str) -> None:
+    store = PitStore(tmp_path / "pit.sqlite")
+    try:
+        assert store.add_row("s", "c-01", row("c-01", 60, "CoinSettled", staked=8, house=1))
+        assert not store.add_row("s", "c-01", row("c-01", 61, "CardDrawn", card="Qc"))
+        assert [r["kind"] for r in store.rows("")] == ["CoinSettled"]
+    finally:
+        store.close()
+
+
+def test_the_floor_calls_a_game_by_its_title(coin: str) -> None:
+    assert game_words(coin) == "Coin toss"
+    assert game_words("poker") == "Draw poker"
+    assert game_words("blackjack") == "Blackjack"
+    assert game_words("pai_gow") == "Pai_gow"  # not installed here: its name as it is
+
+
+def test_money_that_is_not_whole_chips_is_refused_naming_the_field() -> None:
+    figures = figures_from("staked", "house")
+    with pytest.raises(ValueError, match=r"'house' is 2\.5, not whole chips"):
+        figures({"staked": 5, "house": 2.5})
+    assert figures({"staked": 5}) == (5, 0)
+
+
+def test_the_pit_names_no_game() -> None:
+    """The floor's modules read the registry: no built-in game's name is in their code
+    as a string (docstrings and comments may still say "poker")."""
+    for module in (pit_figures, pit_floor, pit_games, pit_store, pit_words):
+        code = Path(module.__file__ or "").read_text(encoding="utf-8")
+        strings = re.findall(r"""(?<![A-Za-z_])(["'])([a-z_]+)\1""", code)
+        for name in games.names():
+            assert name not in {text for _, text in strings}, (module.__name__, name)
