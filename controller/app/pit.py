@@ -90,6 +90,7 @@ ALARM_KINDS = {
     "DeviceFault": "device",
     "ControllerFault": "fault",
     "JournalBroken": "fault",  # the journal's full check after the start: the table stops
+    "ChipAlarm": "counterfeit",  # a chip not in the inventory, or not its value (issue 18)
 }
 
 

@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 HEADS_KEPT = 4096  # journal hashes remembered per table, to see a fork at a row seen before
 LOG_KEPT = 500  # alarm log entries kept in memory (the shift's newest)
-ALERTS = frozenset({"hold", "lost", "device", "fault", "journal"})
+ALERTS = frozenset({"hold", "lost", "device", "fault", "journal", "counterfeit"})
 WITHHELD = "(the message is withheld: it names a card)"
 
 
@@ -161,6 +161,11 @@ class AlarmLog:
                         return True
                     break
             return False
+        if kind == "ChipAlarm":  # a chip not in the inventory, or not its value (issue 18)
+            return self._add(
+                {**base, "severity": "counterfeit", "rule": str(payload.get("rule") or ""),
+                 "message": str(payload.get("reason") or "")}
+            )  # fmt: skip
         if kind in ("DeviceFault", "ControllerFault", "JournalBroken"):
             message = payload.get("reason") or payload.get("error") or payload.get("message")
             return self._add({**base, "severity": "fault", "rule": "", "message": str(message)})

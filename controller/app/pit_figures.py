@@ -14,7 +14,10 @@ Per table, per game and per dealer since the shift's start:
   poker the ``rake``, the house's only take at a poker table). Which fields a game's
   round-end row holds them in is its spec's ``settlement_figures`` (`pit_games`);
 - ``hold_pct``: win over drop, in per cent;
-- ``holds`` and ``holds_by_rule``: the violations (HOLDs), by the rule they cite.
+- ``holds`` and ``holds_by_rule``: the violations (HOLDs), by the rule they cite;
+- ``payout_mismatches`` (issue 18, only where there were any): the payouts the chips
+  disagreed with (``PayoutMismatch``), by kind (over, under, uncollected): how many, and
+  the amounts in question (each the difference between paid and owed).
 
 Money is whole chip units (DESIGN "Money"), never floats; only the rates are.
 """
@@ -29,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape
 
-from controller.app.pit_games import round_ends
+from controller.app.pit_games import game_words, round_ends
 
 BUCKETS = 24  # points on a chart over the shift
 
@@ -63,6 +66,7 @@ class Figures:
     win: int = 0
     holds: int = 0
     holds_by_rule: dict[str, int] = field(default_factory=dict)
+    mismatches: dict[str, list[int]] = field(default_factory=dict)  # kind -> [count, amount]
     hours: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
@@ -77,6 +81,16 @@ class Figures:
             "hold_pct": round(100.0 * self.win / self.drop, 1) if self.drop else None,
             "holds": self.holds,
             "holds_by_rule": dict(sorted(self.holds_by_rule.items())),
+        } | self._mismatches()
+
+    def _mismatches(self) -> dict[str, Any]:
+        if not self.mismatches:
+            return {}
+        return {
+            "payout_mismatches": {
+                kind: {"count": n, "amount": amount}
+                for kind, (n, amount) in sorted(self.mismatches.items())
+            }
         }
 
 
@@ -149,6 +163,14 @@ def shift_figures(
             for figures in targets:
                 figures.holds += 1
                 figures.holds_by_rule[rule] = figures.holds_by_rule.get(rule, 0) + 1
+        elif row["kind"] == "PayoutMismatch":  # counted against the dealer signed in
+            payload = row["payload"]
+            kind = str(payload.get("kind") or "?")
+            amount = abs(int(payload.get("paid") or 0) - int(payload.get("owed") or 0))
+            for figures in targets:
+                counts = figures.mismatches.setdefault(kind, [0, 0])
+                counts[0] += 1
+                counts[1] += amount
     names = {**(dealer_names or {})}
     for row in rows:
         if row["kind"] == "DealerSignedIn":
@@ -162,9 +184,11 @@ def shift_figures(
         figures.hours = duty.get(name, 0.0)
     return {
         "tables": [f.as_dict() for f in tables.values()],
-        "games": [f.as_dict() for _, f in sorted(by_game.items())],
+        "games": [f.as_dict() | {"words": game_words(g)} for g, f in sorted(by_game.items())],
         "dealers": [
-            f.as_dict() for _, f in sorted(dealers.items()) if f.rounds or f.holds or f.hours
+            f.as_dict()
+            for _, f in sorted(dealers.items())
+            if f.rounds or f.holds or f.hours or f.mismatches
         ],
         "floor": [floor.as_dict()],
     }

@@ -50,6 +50,8 @@ KEPT_KINDS = frozenset(
         "DealerSignedOut",
         "TableStarted",
         "JournalReopened",
+        "PayoutMismatch",  # the chips disagreed with the payout (issue 18): the figures
+        "ChipAlarm",  # a possible counterfeit chip (issue 18): the alarm log
     }
 )
 

@@ -40,6 +40,7 @@ ALARM_WORDS = {
     "JournalHead": "Journal alarm",
     "TableLost": "Table lost",
     "TableStarted": "Table restarted",
+    "ChipAlarm": "Possible counterfeit chip",
 }
 
 DECISION_WORDS = {
