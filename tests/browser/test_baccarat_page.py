@@ -15,6 +15,7 @@ to the middle of a shoe, at 800x480 and 1920x1080.
 from __future__ import annotations
 
 import dataclasses
+import random
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,8 +31,11 @@ from scenes import serve  # noqa: E402
 from toygame.game import SPEC as TOY  # noqa: E402
 
 from controller import game as games  # noqa: E402
+from controller.app.game_page import script_text  # noqa: E402
 from controller.app.web import StatusServer  # noqa: E402
 from controller.baccarat.roads import compute  # noqa: E402
+from controller.cards import DECK  # noqa: E402
+from controller.ports import ButtonPressed, CardDrawn, ConsoleAction, ConsoleButton  # noqa: E402
 
 PAGE_SCRIPT = "controller.baccarat:static/baccarat.js"
 STAND_IN = "baccarat_page"  # a registered spec naming the page script (the app's side only)
@@ -253,3 +257,113 @@ def test_without_the_script_the_view_shows_as_facts(page: Page) -> None:
             server.close()
     finally:
         games.unregister("toy")
+
+
+# --- the real game, dealt in-process to the middle of a shoe -----------------------------
+
+DEALING = ("burn", "initial_deal", "player_third", "banker_third")
+
+
+def mid_shoe(coups: int = 36, stop: str = "banker_third", seed: int = 11) -> Any:
+    """A baccarat game (the registry's) dealt from a seeded 8-deck shoe: three boxes wager
+    each coup, their commission is collected every tenth coup; it stops after ``coups``
+    coups at the first moment in ``stop`` (a card due for the Banker, or the settlement)."""
+    spec = games.spec("baccarat")
+    game = spec.make(spec.rules())
+    rng = random.Random(seed)
+    shoe = list(DECK) * 8
+    rng.shuffle(shoe)
+    cards = iter(shoe)
+
+    def act(name: str, **args: Any) -> None:
+        game.handle(ConsoleAction(source="console", action=name, args=args, actor="test"))
+
+    done = 0
+    for _ in range(5000):
+        view = game.view()
+        state = view["state"]
+        if done >= coups and state == stop:
+            return game
+        if state == "shuffle":
+            act("shuffled")
+        elif state in DEALING:
+            game.handle(CardDrawn(source="shoe", card=next(cards)))
+        elif state == "betting":
+            act("place_wager", box=1, bet="banker", amount=20)
+            act("place_wager", box=3, bet="player", amount=10)
+            act("place_wager", box=3, bet="tie", amount=5)
+            act("place_wager", box=5, bet="banker", amount=50)
+            act("place_wager", box=5, bet="banker_pair", amount=5)
+            game.handle(ButtonPressed(source="console", button=ConsoleButton.NO_MORE_BETS))
+        elif state == "settlement":
+            done += 1
+            if done % 10 == 0:
+                for box in (1, 5):
+                    act("collect_commission", box=box)
+            game.handle(ButtonPressed(source="console", button=ConsoleButton.NEXT))
+        else:
+            raise AssertionError(f"the scene met the state {state!r}: {view['next_action']}")
+    raise AssertionError(f"no {stop!r} after {coups} coups")
+
+
+def real_state(game: Any) -> dict[str, Any]:
+    return {**state_of(game.view(), "baccarat"), "table": "bac-01", "round": game.round_no}
+
+
+def test_the_games_spec_names_this_drawing() -> None:
+    assert "window.tablectl.renderers.baccarat" in (script_text("baccarat") or "")
+
+
+def test_the_real_game_mid_shoe_shows_its_five_roads(page: Page) -> None:
+    game = mid_shoe()
+    view = game.view()
+    wins = sum(1 for r in view["results"] if r["winner"] != "tie")
+    server = serve(real_state(game), game="baccarat")
+    try:
+        page.goto(server.console_url or server.url + "/")
+        expect(page.locator("body")).to_have_attribute("data-conn", "live")
+        expect(page.locator('#view [data-road="cockroach_pig"]')).to_be_visible()
+        assert marks(page, "bead_plate") == min(len(view["results"]), 12 * 6)
+        assert marks(page, "big_road") == min(wins, 26 * 6)
+        for road in ("big_eye_boy", "small_road", "cockroach_pig"):
+            assert marks(page, road) >= 1, road
+        expect(page.locator("#next-text")).to_have_text(view["next_action"])
+        expect(page.locator('[data-hand="banker"]')).to_contain_text("CARD DUE")
+        expect(page.locator('#view [data-box="5"]')).to_contain_text("B PAIR $5")
+    finally:
+        server.close()
+
+
+def screenshots(out: Path) -> list[Path]:
+    """docs/screenshots/baccarat-*.png: a card due to the Banker, and a settled coup."""
+    from browser_support import CHROMIUM, LAUNCH_ARGS
+    from playwright.sync_api import sync_playwright
+
+    made: list[Path] = []
+    scenes = {"baccarat": mid_shoe(), "baccarat-settled": mid_shoe(coups=41, stop="settlement")}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        for name, game in scenes.items():
+            server = serve(real_state(game), game="baccarat")
+            try:
+                for width, height in ((800, 480), (1920, 1080)):
+                    context = browser.new_context(viewport={"width": width, "height": height})
+                    shot = context.new_page()
+                    shot.goto(server.console_url or server.url + "/")
+                    expect(shot.locator("body")).to_have_attribute("data-conn", "live")
+                    expect(shot.locator('#view [data-road="cockroach_pig"]')).to_be_visible()
+                    path = out / f"{name}-{width}x{height}.png"
+                    shot.screenshot(path=str(path))
+                    made.append(path)
+                    context.close()
+            finally:
+                server.close()
+        browser.close()
+    return made
+
+
+if __name__ == "__main__":
+    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE.parents[1] / "docs" / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    for made in screenshots(folder):
+        print(made)
