@@ -17,6 +17,7 @@ examples/poker-table.toml are complete ones):
 - ``[journal]``: `journal`.
 - ``[[staff]]`` and ``[supervisor]``: `staff`.
 - ``[pit]`` (optional): `pit`.
+- ``[chips]`` (optional): `chips`, the casino's chip inventory (issue 18), into the rules.
 
 `loader` reads the file and checks the sections in a fixed order. Every error names the
 key and its line, and `load_config` raises one `ConfigError` for the first problem found:

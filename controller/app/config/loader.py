@@ -12,7 +12,7 @@ import tomllib
 from pathlib import Path
 
 from controller import game as games
-from controller.app.config import display, journal, pit, shoe, staff, table
+from controller.app.config import chips, display, journal, pit, shoe, staff, table
 from controller.app.config.checker import Checker, Schema
 from controller.app.config.pins import read_pins
 from controller.app.config.rules import parse_rules
@@ -31,6 +31,7 @@ SECTIONS: dict[str, Schema] = {
     "supervisor": staff.SUPERVISOR_SCHEMA,
     "staff": staff.STAFF_SCHEMA,
     "pit": pit.SCHEMA,
+    "chips": chips.SCHEMA,
 }
 
 
@@ -64,6 +65,7 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
     limits = table.parse_limits(check, doc)
     game = table_doc["game"]
     rules = parse_rules(check, doc, game, limits)
+    rules = chips.apply_chips(check, doc, base, game, rules)  # [chips] inventory (issue 18)
     shoe_config = shoe.parse_shoe(check, doc, base)
     display_doc = display.read_display(check, doc)
     journal_config = journal.read_journal(check, doc, base)
