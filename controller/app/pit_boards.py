@@ -1,7 +1,7 @@
 """The games' own drawings in the pit view, for the table a pit manager picks (issue 17).
 
 A game whose `GameSpec` names a ``page_script`` (controller/app/game_page.py) can show the
-pit more than the floor's words: baccarat's scoreboards, say, which players and managers
+pit more than the floor's words: a shoe game's scoreboards, say, which players and managers
 read at a glance. The floor view (pit_view.py) keeps, for each table whose game has a
 drawing, the last ``view`` its public ``state`` topic carried (never the restricted topic:
 what a game keeps private is already withheld there), and serves:

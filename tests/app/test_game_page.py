@@ -107,3 +107,17 @@ def test_a_broken_entry_is_named(named: str, words: str) -> None:
         games.unregister("broken")
     assert status == 500
     assert words in text
+
+
+def test_the_page_and_the_pit_name_no_game() -> None:
+    """A game's drawing comes from its own folder: the status page's and the pit's files
+    (server, pages, scripts) name none of the games in the registry."""
+    app = Path(game_page.__file__).parent
+    files = [app / name for name in ("web.py", "game_page.py", "pit_boards.py", "pit_view.py")]
+    files += sorted((app / "static").iterdir()) + sorted((app / "pit_static").iterdir())
+    drawn_by_their_own = [n for n in games.names() if games.spec(n).page_script is not None]
+    assert drawn_by_their_own  # at least one game ships its own drawing
+    for path in files:
+        text = path.read_text(encoding="utf-8").lower()
+        for name in drawn_by_their_own:
+            assert name not in text, (path.name, name)

@@ -232,6 +232,17 @@ def test_a_long_shoe_shows_its_newest_columns(page: Page, stand_in: str) -> None
         server.close()
 
 
+def test_the_surveillance_page_draws_it_too(page: Page, stand_in: str) -> None:
+    server = serve(state_of(known_view(), stand_in), game=stand_in)
+    try:
+        page.goto(server.url + "/surveillance")
+        expect(page.locator('#view [data-road="cockroach_pig"]')).to_be_visible()
+        assert marks(page, "big_eye_boy") == 6
+        assert page.locator("#console").count() == 0  # read-only: no console at all
+    finally:
+        server.close()
+
+
 def test_its_hold_cites_the_rule(page: Page, stand_in: str) -> None:
     violation = {"rule": "Table of Play", "message": "the Banker stands on 7", "card": "4c"}
     view = known_view(state="hold", violations=[violation])
