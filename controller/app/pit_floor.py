@@ -59,6 +59,7 @@ class TableSeen:
     dealer: dict[str, Any] | None = None
     state: str = ""
     round: int | None = None
+    round_word: str = "round"  # what its game calls a round ("hand"), from its view
     next_action: str = ""
     hold: str = ""
     hold_rule: str = ""
@@ -263,6 +264,7 @@ class Floor:
         view = state.get("view") or {}
         seen.game = str(state.get("game", seen.game))
         seen.round = state.get("round")
+        seen.round_word = str(view.get("round_word") or "round")
         journal_seq = int(state.get("journal_seq") or 0)
         if journal_seq > max(seen.journal_seq, seen.last_seq):
             seen.last_event = at
@@ -339,6 +341,7 @@ class Floor:
             "state": seen.state,
             "state_words": state_words(seen.state),
             "round": seen.round,
+            "round_word": seen.round_word,
             "next_action": seen.next_action,
             "hold": seen.hold,
             "hold_rule": seen.hold_rule,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -100,3 +101,23 @@ def test_the_pit_names_no_game() -> None:
         strings = re.findall(r"""(?<![A-Za-z_])(["'])([a-z_]+)\1""", code)
         for name in games.names():
             assert name not in {text for _, text in strings}, (module.__name__, name)
+
+
+def test_the_floor_carries_the_games_words_for_the_page(coin: str) -> None:
+    """The page shows what the table's view calls a round ("hand 4") and a game's title
+    from the data, never from a list of games of its own (pit.js)."""
+    from controller.app.pit_floor import Floor
+
+    floor = Floor(clock=lambda: START, wall=lambda: START)
+    for table, game, word in (("c-01", coin, "toss"), ("dp-01", "poker", "hand")):
+        state = {"game": game, "round": 4, "view": {"state": "x", "round_word": word}}
+        body = {"v": 1, "at": datetime.datetime.fromtimestamp(START, datetime.UTC).isoformat()}
+        floor.take(f"casino/s/table/{table}/state", json.dumps(body | {"state": state}).encode())
+    shown = {t["table"]: t for t in floor.snapshot()}
+    assert (shown["c-01"]["round_word"], shown["c-01"]["game_words"]) == ("toss", "Coin toss")
+    assert (shown["dp-01"]["round_word"], shown["dp-01"]["game_words"]) == ("hand", "Draw poker")
+    figures = shift_figures([row("c-01", 60, "CoinSettled", staked=8, house=1)], START, START + 60)
+    assert [g["words"] for g in figures["games"]] == ["Coin toss"]
+    js = (Path(pit_floor.__file__).parent / "pit_static" / "pit.js").read_text(encoding="utf-8")
+    for name in games.names():
+        assert f'"{name}"' not in js and f"{name}:" not in js, name

@@ -9,7 +9,6 @@ const PRESENCE = {
   closed: "Closed", unknown: "Unknown",
 };
 const WORST = { offline: 0, hold: 1, unknown: 2, quiet: 3, closed: 4, dealing: 5 };
-const GAMES = { blackjack: "Blackjack", poker: "Draw poker" };
 const ATTENTION = new Set(["offline", "hold", "unknown"]);
 let floor = null;
 let soundOn = true;
@@ -142,7 +141,7 @@ function updateRow(row, t) {
   fill(c.presence, presence);
   const stale = t.shown === "offline" || t.shown === "unknown" || t.shown === "closed";
   fill(c.state, [t.state_words || "\u2014", t.round !== null && t.round !== undefined ?
-    line("sub", (t.game === "poker" ? "hand " : "round ") + t.round) : null,
+    line("sub", (t.round_word || "round") + " " + t.round) : null,
     stale && t.state_words ? line("lastknown", "last known") : null]);
   fill(c.card, t.last_card_at ? [ago(t.last_card_at) + " ago", line("sub", "at " +
     clock(t.last_card_at))] : [line("muted", "none yet")]);
@@ -334,7 +333,7 @@ function figureTable(id, caption, items, label) {
   for (const f of items) {
     const row = el("tr");
     row.dataset.key = f.key;
-    const name = GAMES[f.key] || (f.name ? f.name + " (" + f.key + ")" : f.key);
+    const name = f.words || (f.name ? f.name + " (" + f.key + ")" : f.key);
     const holds = Object.entries(f.holds_by_rule).map(([r, n]) => "rule " + r + " \u00d7" + n).join(", ");
     const cells = [name, String(f.rounds), rate(f.rounds_per_hour),
       String(f.drop), money(f.win), pct(f.hold_pct), f.holds ? holds : "0"];
