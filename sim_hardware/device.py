@@ -190,3 +190,12 @@ class SimulatedChipReader(SimulatedDevice):
     def sense(self, spot: str, total: int) -> None:
         """The chips on ``spot`` now add up to ``total`` chip units."""
         self.send(m.ChipsSensed(0, spot, total))
+
+    def sense_ids(self, spot: str, chips: list[tuple[str, int]]) -> None:
+        """Each chip on ``spot`` by its tag: (UID as 16 hex digits, the value the chip
+        carries), in as many CHIP_IDS as the stack needs (4 chips a frame at most)."""
+        for at in range(0, max(len(chips), 1), CHIPS_PER_FRAME):
+            self.send(m.ChipIds(0, spot, tuple(chips[at : at + CHIPS_PER_FRAME])))
+
+
+CHIPS_PER_FRAME = 4  # what fits one frame's 64-byte payload with a short spot name
