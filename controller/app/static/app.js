@@ -209,12 +209,13 @@
     if (!boxes.length) html += `<p class="muted">No wagers on the layout.</p>`;
     for (const box of boxes) {
       const acting = box.hands.some((h) => h.acting);
-      const attention = collectIns.includes(box.number) || payNow.includes(box.number);
+      const attention = collectIns.includes(box.number) || payNow.includes(box.number) || !!box.mismatch;
       html += `<div class="box${acting ? " acting" : ""}${attention ? " attention" : ""}" data-box="${box.number}">`;
       html += `<div class="boxno"><span>BOX ${box.number}</span>`;
       if (acting) html += `<span class="tag">ACTING</span>`;
       if (collectIns.includes(box.number)) html += `<span class="tag red">COLLECT INSURANCE</span>`;
       if (payNow.includes(box.number)) html += `<span class="tag">PAY NOW</span>`;
+      if (box.mismatch) html += `<span class="tag red">PAYOUT MISMATCH</span>`;
       html += `</div>`;
       box.hands.forEach((hand, h) => {
         html += `<div class="hand${hand.acting ? " acting" : ""}">` +
@@ -222,6 +223,8 @@
           `<div>${totalText(hand.total)}${hand.doubled ? ` <span class="tag blue">DOUBLED</span>` : ""}</div></div>`;
       });
       html += personLines(box);
+      // the chips disagree with what the box is owed (rule 4.1, issue 18): NEXT is refused
+      if (box.mismatch) html += `<div class="collect mismatch">${esc(box.mismatch)}</div>`;
       html += `</div>`;
     }
     html += `</div>`;
