@@ -391,8 +391,9 @@
   function blackjackButtons(view) {
     const b = view.buttons || {};
     const s = view.state;
-    const nextLit = Boolean(b.stand) || /press NEXT/.test(view.next_action || "") ||
-      /^Pay box/.test(view.next_action || "");
+    // dark while the chips disagree with a payout (rule 4.1, issue 18): NEXT is refused
+    const nextLit = b.next !== false && (Boolean(b.stand) || /press NEXT/.test(view.next_action || "") ||
+      /^Pay box/.test(view.next_action || ""));
     return [
       ["no_more_bets", "NO MORE BETS", Boolean(b.no_more_bets)],
       ["next", "NEXT", nextLit],
