@@ -304,7 +304,8 @@ class Dealing:
         settled = self.play.settled = round_settled(self.play, void)
         self.out.append(settled)
         readings = spot_readings(self.play, self.variants.insurance_sensors)
-        self.check.start(expected_spots(self.play, self.variants.winnings_paid), readings)
+        v = self.variants
+        self.check.start(expected_spots(self.play, v.winnings_paid, v.double_spots), readings)
 
     def spot_after_result(self, spot: str, occupied: bool, total: int | None) -> None:
         """A spot changed while the dealer pays and collects: checked against what it is

@@ -37,8 +37,12 @@ def _label(kind: Kind, box: int, person: int, people: int) -> str:
     return f"Box {box}{who}{' insurance' if kind is Kind.INSURANCE else ''}"
 
 
-def expected_spots(play: Round, winnings: WinningsPaid) -> list[SpotExpected]:
-    """Every spot the round's settlement leaves something to check on."""
+def expected_spots(
+    play: Round, winnings: WinningsPaid, double_spots: bool = False
+) -> list[SpotExpected]:
+    """Every spot the round's settlement leaves something to check on. ``double_spots``:
+    a double's chips stand on the box's double spot, not on the box spot the reader under
+    it weighs, so a box that doubled is not checked (rather than called short)."""
     sums: dict[tuple[Kind, int, int], list[int]] = {}
     at_once: set[tuple[int, int]] = set()
     for p in play.payouts:
@@ -52,6 +56,12 @@ def expected_spots(play: Round, winnings: WinningsPaid) -> list[SpotExpected]:
     out = []
     for (kind, box, person), (base, owed) in sums.items():
         if kind is Kind.WAGER and (box, person) in at_once:
+            continue
+        if (
+            kind is Kind.WAGER
+            and double_spots
+            and any(h.doubled for h in play.boxes[box - 1].hands)
+        ):
             continue
         if winnings is WinningsPaid.HANDED_OVER:
             owed = 0

@@ -5,6 +5,7 @@ counterfeit); and the spots a dealer blackjack leaves to check (insurance 9.4)."
 from __future__ import annotations
 
 from controller.blackjack.game import BlackjackGame
+from controller.blackjack.hand import Hand
 from controller.blackjack.round import Round
 from controller.blackjack.rules import Variants
 from controller.blackjack.settlement import Kind, Outcome, Payout
@@ -57,3 +58,15 @@ def test_rule_4_1_insurance_won_is_owed_on_its_spot_and_at_once_payouts_are_not(
     assert spots == {"insurance1": (10, 20), "box1": (0, 0)}  # box2 was paid at once (10.1)
     handed = {e.spot: e.end for e in expected_spots(play, WinningsPaid.HANDED_OVER)}
     assert handed == {"insurance1": 10, "box1": 0}
+
+
+def test_rule_4_1_a_box_that_doubled_onto_its_double_spot_is_not_called_short() -> None:
+    play = Round(2)
+    box = play.boxes[0]
+    box.stakes = {1: 20}
+    box.hands.append(Hand())
+    box.hands[0].doubled = True
+    play.payouts = [Payout(1, 1, 1, Kind.WAGER, Outcome.WIN, 40, 40, 40, 0, "4.1")]
+    assert expected_spots(play, WinningsPaid.ON_SPOT, double_spots=True) == []
+    [spot] = expected_spots(play, WinningsPaid.ON_SPOT)  # doubles on the box spot: checked
+    assert (spot.spot, spot.end) == ("box1", 80)
