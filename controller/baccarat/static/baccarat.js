@@ -34,11 +34,14 @@
   const SMALL = 10;
   const GAP = 8;
   const LABEL = 11;
-  const BEAD_COLS = 12;
-  const ROAD_COLS = 26;
-  const WIDTH = BEAD_COLS * BIG + GAP + ROAD_COLS * BIG;
-  const DERIVED_W = (WIDTH - 2 * GAP) / 3;
-  const DERIVED_COLS = Math.floor(DERIVED_W / SMALL);
+  // how many columns each road shows: the table's screen, and the pit's narrow side panel
+  function layout(bead, road) {
+    const width = bead * BIG + GAP + road * BIG;
+    const derivedW = (width - 2 * GAP) / 3;
+    return { bead, road, width, derivedW, derived: Math.floor(derivedW / SMALL) };
+  }
+  const TABLE = layout(12, 26);
+  const PIT = layout(6, 14);
 
   const CSS = `
     .bac-hands { display: flex; flex-wrap: wrap; gap: calc(var(--u) * 1.2); align-items: stretch; }
@@ -120,8 +123,8 @@
     return dots;
   }
 
-  function beadPlate(road) {
-    const { grid, from } = lastColumns(road, BEAD_COLS);
+  function beadPlate(road, L) {
+    const { grid, from } = lastColumns(road, L.bead);
     let body = "";
     grid.forEach((column, c) => column.forEach((cell, r) => {
       if (!cell) return;
@@ -132,11 +135,11 @@
         `<text x="${x + BIG / 2}" y="${y + BIG / 2 + 4}" font-size="11" font-weight="700" text-anchor="middle" fill="#fff">${LETTER[cell.winner]}</text>` +
         `${pairDots(cell, BIG, x, y)}</g>`;
     }));
-    return frame(0, LABEL, BEAD_COLS, BIG, "bead_plate", "BEAD PLATE", body, (road && road.columns) || 0);
+    return frame(0, LABEL, L.bead, BIG, "bead_plate", "BEAD PLATE", body, (road && road.columns) || 0);
   }
 
-  function bigRoad(road) {
-    const { grid, from } = lastColumns(road, ROAD_COLS);
+  function bigRoad(road, L) {
+    const { grid, from } = lastColumns(road, L.road);
     let body = "";
     grid.forEach((column, c) => column.forEach((cell, r) => {
       if (!cell) return;
@@ -152,12 +155,12 @@
       }
       body += `<g data-mark="${mark}" data-cell="${from + c},${r}">${g}${pairDots(cell, BIG, x, y)}</g>`;
     }));
-    return frame(BEAD_COLS * BIG + GAP, LABEL, ROAD_COLS, BIG, "big_road", "BIG ROAD", body, (road && road.columns) || 0);
+    return frame(L.bead * BIG + GAP, LABEL, L.road, BIG, "big_road", "BIG ROAD", body, (road && road.columns) || 0);
   }
 
   // big eye boy: hollow circles; small road: filled circles; cockroach pig: strokes
-  function derived(road, name, label, index) {
-    const { grid, from } = lastColumns(road, DERIVED_COLS);
+  function derived(road, name, label, index, L) {
+    const { grid, from } = lastColumns(road, L.derived);
     let body = "";
     grid.forEach((column, c) => column.forEach((mark, r) => {
       if (!mark) return;
@@ -170,20 +173,20 @@
       else shape = `<line x1="${x + 2}" y1="${y + 8}" x2="${x + 8}" y2="${y + 2}" stroke="${colour}" stroke-width="2.2"/>`;
       body += `<g data-mark="${mark}" data-cell="${from + c},${r}">${shape}</g>`;
     }));
-    const x = index * (DERIVED_W + GAP);
+    const x = index * (L.derivedW + GAP);
     const y = LABEL + ROWS * BIG + LABEL + 2;
-    return frame(x, y, DERIVED_COLS, SMALL, name, label, body, (road && road.columns) || 0);
+    return frame(x, y, L.derived, SMALL, name, label, body, (road && road.columns) || 0);
   }
 
-  function board(roads) {
+  function board(roads, L = TABLE) {
     const height = LABEL + ROWS * BIG + LABEL + 2 + ROWS * SMALL + 1;
     return (
-      `<svg class="bac-board" viewBox="0 0 ${WIDTH} ${height}" preserveAspectRatio="xMinYMin meet" role="img" ` +
+      `<svg class="bac-board" viewBox="0 0 ${L.width} ${height}" preserveAspectRatio="xMinYMin meet" role="img" ` +
       `aria-label="scoreboards: bead plate, big road, big eye boy, small road, cockroach pig">` +
-      beadPlate(roads.bead_plate) + bigRoad(roads.big_road) +
-      derived(roads.big_eye_boy, "big_eye_boy", "BIG EYE BOY", 0) +
-      derived(roads.small_road, "small_road", "SMALL ROAD", 1) +
-      derived(roads.cockroach_pig, "cockroach_pig", "COCKROACH PIG", 2) +
+      beadPlate(roads.bead_plate, L) + bigRoad(roads.big_road, L) +
+      derived(roads.big_eye_boy, "big_eye_boy", "BIG EYE BOY", 0, L) +
+      derived(roads.small_road, "small_road", "SMALL ROAD", 1, L) +
+      derived(roads.cockroach_pig, "cockroach_pig", "COCKROACH PIG", 2, L) +
       `</svg>`
     );
   }
@@ -273,6 +276,6 @@
   window.tablectl = window.tablectl || {};
   window.tablectl.renderers = window.tablectl.renderers || {};
   // the pit's picked table (controller/app/pit_boards.py): the scoreboards alone
-  const pitBoard = (view) => board(view.roads || {}) + boardLine(view.roads || {}, view.shoe);
+  const pitBoard = (view) => board(view.roads || {}, PIT) + boardLine(view.roads || {}, view.shoe);
   window.tablectl.renderers.baccarat = { view: drawView, buttons, hold, board: pitBoard };
 })();
