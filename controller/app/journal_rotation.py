@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from controller.app.config.journal import JournalKeeping
 from controller.journal import Journal, JournalError
-from controller.journal_set import rotate
+from controller.journal_set import file_bytes, rotate
 
 if TYPE_CHECKING:
     from controller.app.loop import TableLoop
@@ -72,11 +72,7 @@ class Rotation:
         """Why the live file should roll over now, or None."""
         limit = self.keeping.rotate_bytes
         if limit:
-            size = sum(
-                p.stat().st_size
-                for p in (journal.path, journal.path.with_name(journal.path.name + "-wal"))
-                if p.exists()
-            )
+            size = file_bytes(journal.path)
             if size >= limit:
                 return f"size: {size} bytes, the limit is {limit}"
         if self.keeping.rotate_daily:
@@ -96,6 +92,7 @@ class Rotation:
         except JournalError:
             log.critical("the journal could not rotate (%s)", reason)
             raise  # the loop stops: it has no journal to write to
+        self._day = (loop.journal.path, self.trading_day(self._now()))  # the day it holds
         loop.write_snapshot()  # the new file is enough on its own for a restart
         self.rotations += 1
         log.warning("journal rotated (%s): %s sealed, now %s", reason, sealed.name,
