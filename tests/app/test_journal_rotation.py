@@ -194,6 +194,6 @@ def test_export_last_and_replay_read_across_files(tmp_path: Path) -> None:
 
 
 def _rules(game: str) -> dict[str, Any]:
-    rules = to_jsonable(demo_config(game, Path("x.sqlite"), port=0).rules)
+    rules: dict[str, Any] = to_jsonable(demo_config(game, Path("x.sqlite"), port=0).rules)
     rules.pop("type")
     return rules
