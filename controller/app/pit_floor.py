@@ -339,7 +339,7 @@ class Floor:
             "why": why,
             "quiet": quiet,
             "state": seen.state,
-            "state_words": state_words(seen.state),
+            "state_words": state_words(seen.state, seen.game),
             "round": seen.round,
             "round_word": seen.round_word,
             "next_action": seen.next_action,

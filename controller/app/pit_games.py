@@ -1,40 +1,43 @@
-"""The floor view asks the registry about the games (issue 14): what a game is called on
-the floor, which journal row ends its round, and (through its spec's
-``settlement_figures``) what that row says of the money. A game registered in this
-process, which the pit's code has never heard of, is counted like the built-in ones; the
-pit's modules name no game.
+"""What the floor view knows of the games, asked of the registry and never by a game's
+name (issue 14): what a game is called on the floor (``title``), its states in words
+(``state_words``), which journal row ends its round (``round_end``) and what that row says
+of the money (``settlement_figures``).
 
-(Reconstructed by the issue-17 helper from its callers and tests/pit/test_pit_games.py,
-after that helper overwrote the uncommitted original by mistake: check it against what
-you meant.)
+A table may run a game this pit does not have installed: its rows still count where they
+can (alarms, sign-ins), its name is shown as it is, and its rounds count no money.
 """
 
 from __future__ import annotations
+
+import logging
 
 from controller.errors import ConfigError
 from controller.game import registry
 from controller.game.contract import GameSpec
 
+log = logging.getLogger(__name__)
 
-def _specs() -> list[GameSpec]:
-    """Every game this process can load (one that does not import is left out)."""
+
+def specs() -> list[GameSpec]:
+    """The spec of every game this pit can load (one that does not load is left out, so
+    the floor goes on showing the others)."""
     found = []
     for name in registry.names():
         try:
             found.append(registry.spec(name))
-        except ConfigError:
-            continue
+        except ConfigError as exc:
+            log.debug("the pit leaves out a game: %s", exc)
     return found
 
 
 def round_ends() -> dict[str, GameSpec]:
-    """Each game's round-end record kind -> its spec (the shift figures' rows)."""
-    return {spec.round_end: spec for spec in _specs() if spec.round_end}
+    """The journal kind that ends a round -> the game whose round it ends."""
+    return {spec.round_end: spec for spec in specs() if spec.round_end}
 
 
 def game_words(name: str) -> str:
-    """A game's name as the floor says it: its spec's title, or its name capitalised when
-    this process does not know it."""
+    """A game's name as the floor says it ("Draw poker"); one this pit does not know,
+    capitalised."""
     try:
         return registry.spec(name).words
     except ConfigError:

@@ -1,33 +1,12 @@
 """Words for the floor view: a game's states and an alarm's kind as a pit manager says
-them, never the code's names (issue 19 item 8)."""
+them, never the code's names (issue 19 item 8). A game's states are its own: its spec's
+``state_words`` (issue 14: the pit names no game)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-STATE_WORDS = {
-    # blackjack (controller/blackjack/machine.py STATES)
-    "round_over": "Between rounds",
-    "betting": "Taking bets",
-    "no_more_bets": "No more bets",
-    "initial_deal": "Dealing",
-    "insurance": "Insurance open",
-    "boxes_acting": "Players acting",
-    "dealer_second": "Dealer's second card",
-    "insurance_settlement": "Settling insurance",
-    "dealer_drawing": "Dealer drawing",
-    "settlement": "Paying and taking",
-    "hold": "HOLD",
-    # poker (controller/poker/machine.py STATES)
-    "waiting": "Waiting for players",
-    "button_placed": "Button placed",
-    "dealing": "Dealing",
-    "first_round": "First betting round",
-    "drawing": "The draw",
-    "final_round": "Final betting round",
-    "showdown": "Showdown",
-    "complete": "Hand over",
-}
+from controller.app.pit_games import specs
 
 ALARM_WORDS = {
     "Violation": "HOLD",
@@ -50,11 +29,22 @@ DECISION_WORDS = {
 }
 
 
-def state_words(state: str) -> str:
-    """A state in words; one the list does not know yet reads as words too."""
+def all_state_words() -> dict[str, str]:
+    """Every registered game's state words, merged (a state two games share, "hold",
+    reads the same at both)."""
+    words: dict[str, str] = {}
+    for spec in specs():
+        words.update(spec.state_words)
+    return words
+
+
+def state_words(state: str, game: str = "") -> str:
+    """A state in words, as ``game`` says it (any game's words when it is not given or
+    not installed here); one no game has words for reads as words too."""
     if not state:
         return ""
-    return STATE_WORDS.get(state, state.replace("_", " ").capitalize())
+    found = [spec.state_words for spec in specs() if spec.name == game] or [all_state_words()]
+    return found[0].get(state) or state.replace("_", " ").capitalize()
 
 
 def decision_words(payload: dict[str, Any]) -> str:

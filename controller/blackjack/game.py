@@ -142,4 +142,17 @@ SPEC = GameSpec(
     # the drop is the wagers in; the house's result is negative when the players won
     settlement_figures=figures_from("wagers_in", "house_result"),
     simulator="controller.blackjack.simulate",
+    state_words={  # the floor's words for the states of phases.py
+        "round_over": "Between rounds",
+        "betting": "Taking bets",
+        "no_more_bets": "No more bets",
+        "initial_deal": "Dealing",
+        "insurance": "Insurance open",
+        "boxes_acting": "Players acting",
+        "dealer_second": "Dealer's second card",
+        "insurance_settlement": "Settling insurance",
+        "dealer_drawing": "Dealer drawing",
+        "settlement": "Paying and taking",
+        "hold": "HOLD",
+    },
 )

@@ -106,6 +106,8 @@ class GameSpec:
       their fields' privacy marks (`CARD_MARK`) to withhold players' cards;
     - ``settlement_figures``: a ``round_end`` row's payload -> (drop, win) for the pit's
       shift figures (`figures_from`); None: the game's rounds count no money;
+    - ``state_words``: its states as a pit manager says them ("insurance" -> "Insurance
+      open"); a state without words reads as its name in words;
     - ``simulator``: the module `tablectl simulate <name>` runs (``HELP``,
       ``add_arguments(parser)``, ``run(args) -> result`` with ``as_dict()`` and
       ``report()``), imported only when asked for; None: the game has none.
@@ -128,6 +130,7 @@ class GameSpec:
     records: tuple[type, ...] = ()
     settlement_figures: SettlementFigures | None = None
     simulator: str | None = None
+    state_words: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     @property
     def words(self) -> str:

@@ -91,4 +91,15 @@ SPEC = GameSpec(
     # every chip into the pots is the drop; the rake is the house's only take
     settlement_figures=figures_from("chips_in", "rake"),
     simulator="controller.poker.simulate",
+    state_words={  # the floor's words for the states of machine.py
+        "waiting": "Waiting for players",
+        "button_placed": "Button placed",
+        "dealing": "Dealing",
+        "first_round": "First betting round",
+        "drawing": "The draw",
+        "final_round": "Final betting round",
+        "showdown": "Showdown",
+        "complete": "Hand over",
+        "hold": "HOLD",
+    },
 )

@@ -21,7 +21,7 @@ from controller.app.pit_floor import Floor
 from controller.app.pit_import import import_journal
 from controller.app.pit_store import PitStore
 from controller.app.pit_view import PitView, load_floor_file
-from controller.app.pit_words import STATE_WORDS, decision_words, state_words
+from controller.app.pit_words import all_state_words, decision_words, state_words
 from controller.blackjack.machine import STATES as BLACKJACK_STATES
 from controller.errors import ConfigError
 from controller.poker.machine import STATES as POKER_STATES
@@ -101,8 +101,9 @@ def test_series_and_charts_are_svg_with_no_outside_reference() -> None:
 
 
 def test_every_state_of_every_game_has_words() -> None:
-    for state in [*BLACKJACK_STATES, *POKER_STATES]:
-        assert state in STATE_WORDS and "_" not in state_words(state)
+    for game, states in (("blackjack", BLACKJACK_STATES), ("poker", POKER_STATES)):
+        for state in states:
+            assert state in all_state_words() and "_" not in state_words(state, game)
     assert state_words("a_new_state") == "A new state"
     assert decision_words({"decision": "void_box", "box": 3}) == "voided box 3"
     assert decision_words({"decision": "keep_card"}) == "kept the card"

@@ -121,3 +121,21 @@ def test_the_floor_carries_the_games_words_for_the_page(coin: str) -> None:
     js = (Path(pit_floor.__file__).parent / "pit_static" / "pit.js").read_text(encoding="utf-8")
     for name in games.names():
         assert f'"{name}"' not in js and f"{name}:" not in js, name
+
+
+def test_a_games_states_in_its_own_words() -> None:
+    """A state reads as its game says it; the same state name may read otherwise at
+    another game; a state no game has words for reads as words."""
+    from controller.app.pit_words import state_words
+
+    spec = dataclasses.replace(
+        games.spec("blackjack"), name="coin", state_words={"dealing": "Coin in the air"}
+    )
+    games.register(spec)
+    try:
+        assert state_words("dealing", "coin") == "Coin in the air"
+        assert state_words("dealing", "poker") == "Dealing"
+        assert state_words("insurance", "blackjack") == "Insurance open"
+        assert state_words("a_new_state", "coin") == "A new state"
+    finally:
+        games.unregister("coin")

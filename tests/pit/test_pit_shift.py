@@ -28,7 +28,7 @@ from pit_scene import (
     screenshots,
 )
 
-from controller.app.pit_words import STATE_WORDS
+from controller.app.pit_words import all_state_words
 
 CLOCK = re.compile(r"\b\d\d:\d\d:\d\d\b")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -68,7 +68,7 @@ def test_a_shift_on_the_floor_page(tmp_path: Path, browser: Any) -> None:
             assert "Draw poker" in row_text(page, "dp-01")
             for cell in page.locator("#tables td.c-state").all_inner_texts():
                 first = cell.splitlines()[0]
-                assert first in STATE_WORDS.values() and "_" not in cell, cell
+                assert first in all_state_words().values() and "_" not in cell, cell
             for cell in page.locator("#tables td:not(.c-trend)").all_inner_texts():
                 assert cell.strip(), "an empty cell"
             before = header_positions(page)
