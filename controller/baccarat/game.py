@@ -108,4 +108,14 @@ SPEC = GameSpec(
     # commission owed is on the boxes' accounts, journaled when collected)
     settlement_figures=figures_from("wagers_in", "house_result"),
     simulator="controller.baccarat.simulate",
+    state_words={  # the floor's words for the states of phases.py
+        "shuffle": "New shoe due",
+        "burn": "Burning",
+        "betting": "Taking bets",
+        "initial_deal": "Dealing",
+        "player_third": "Player's third card",
+        "banker_third": "Banker's third card",
+        "settlement": "Paying and taking",
+        "hold": "HOLD",
+    },
 )

@@ -129,3 +129,23 @@ def test_the_example_config_is_a_baccarat_table() -> None:
     config = load_config(ROOT / "examples" / "baccarat-table.toml")
     assert config.game == "baccarat"
     assert config.rules == BaccaratRules(minimum_wager=10, maximum_wager=1000, chip_unit=5)
+
+
+def test_every_state_has_the_floors_words() -> None:
+    from controller.baccarat.phases import STATES
+
+    assert set(SPEC.state_words) == set(STATES)
+
+
+def test_a_table_survives_pickling_mid_coup() -> None:
+    """The app's snapshots pickle the game; a coup half dealt goes on after loading."""
+    import pickle
+
+    game = SPEC.make(BaccaratRules(burn_by_first_card=False))
+    play(game, console("shuffled"), console("place_wager", box=1, bet="tie", amount=10))
+    play(game, ButtonPressed(source="console", button=ConsoleButton.NO_MORE_BETS))
+    play(game, *(CardDrawn(source="shoe", card=c) for c in initial(6, 6)[:2]))
+    again = pickle.loads(pickle.dumps(game))
+    play(again, *(CardDrawn(source="shoe", card=c) for c in initial(6, 6)[2:]))
+    view = again.view()
+    assert view["result"]["winner"] == "tie" and view["boxes"][0]["payouts"][0]["won"] == 80
