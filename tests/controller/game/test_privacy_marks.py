@@ -81,13 +81,33 @@ def _records_module(spec: GameSpec) -> types.ModuleType | None:
         return None
 
 
+def _actions(spec: GameSpec) -> dict[str, Any]:
+    """The console actions and supervisor decisions: rules-API calls, journaled."""
+    return {**spec.console, **spec.decisions}
+
+
+def _returned(spec: GameSpec) -> list[type]:
+    """The record classes the game's console actions and decisions say they return."""
+    found = []
+    for method in _actions(spec).values():
+        hint = typing.get_type_hints(method).get("return")
+        found.extend(
+            leaf
+            for leaf in _leaves(hint)
+            if isinstance(leaf, type) and dataclasses.is_dataclass(leaf)
+        )
+    return found
+
+
 def journaled_classes(spec: GameSpec) -> list[type]:
-    """Every record and event class a table of ``spec``'s game journals, with the records
-    nested in their fields (``HoldCleared.violations``)."""
+    """Every record and event class a table of ``spec``'s game journals (its spec's
+    records, its records module, what its actions return, every game's, the ports'
+    events), with the records nested in their fields (``HoldCleared.violations``)."""
     module = _records_module(spec)
     todo: list[type] = [
         *spec.records,
         *(defined_in(module) if module else ()),
+        *_returned(spec),
         ActionRefused,
         Violation,
         HoldCleared,
@@ -161,6 +181,72 @@ def test_the_pit_knows_every_record_of_a_games_records_module(game: str) -> None
         f"GameSpec does not list: set `records=(*defined_in(records), ...)` in its SPEC "
         f"(`from controller.game.records import defined_in`)"
     )
+
+
+@pytest.mark.parametrize("game", _games())
+def test_rule_11_3_a_the_pit_reads_the_marks_of_every_marked_record(game: str) -> None:
+    """A record with a marked field that the pit does not know (not in ``spec.records``,
+    nor every game's, nor an event) would be filtered by the walk alone."""
+    unknown = unknown_to_the_pit(registry.spec(game))
+    assert not unknown, (
+        f"game {game!r}: the pit does not know {unknown}, which mark cards: add them to "
+        f"its SPEC's records=(...) in its game.py"
+    )
+
+
+def unknown_to_the_pit(spec: GameSpec) -> list[str]:
+    from controller.app.pit_privacy import Marks
+
+    marks = Marks.for_game(spec)
+    return [
+        f"{cls.__module__}.{cls.__qualname__}"
+        for cls in journaled_classes(spec)
+        if any(m != PUBLIC for m in privacy(cls).values()) and not marks.marked(cls.__name__)
+    ]
+
+
+def test_the_pit_check_finds_a_marked_record_left_out_of_the_spec() -> None:
+    spec = dataclasses.replace(registry.spec("poker"), records=())
+    assert sorted(unknown_to_the_pit(spec)) == [
+        "controller.poker.records.CardSetAside",
+        "controller.poker.records.DrawTaken",
+        "controller.poker.records.ReshuffleAllowed",
+        "controller.shoe_audit.ShoeReport",
+    ]
+
+
+@pytest.mark.parametrize("game", _games())
+def test_rule_11_3_a_a_console_argument_holding_cards_is_named_for_them(game: str) -> None:
+    """A console action's ``args`` are withheld by name (``"card-keys"``: an entry whose
+    name says cards); an argument typed as cards under another name would be published."""
+    problems = console_problems(registry.spec(game))
+    assert not problems, "\n".join(problems)
+
+
+def console_problems(spec: GameSpec) -> list[str]:
+    problems = []
+    for action, method in _actions(spec).items():
+        for name, hint in typing.get_type_hints(method).items():
+            if name != "return" and says_card(name, hint) and not names_cards(name):
+                problems.append(
+                    f"{method.__qualname__}({name}): the console action {action!r} takes "
+                    f"cards under a name the pit does not withhold: call it 'cards' or "
+                    f"'<something>_cards' (controller.game.records.names_cards)"
+                )
+    return problems
+
+
+def test_the_console_check_finds_cards_under_another_name() -> None:
+    class Table:
+        def throw(self, seat: int, thrown: list[Card]) -> None: ...
+        def show(self, seat: int, player_cards: list[Card]) -> None: ...
+
+    spec = dataclasses.replace(
+        registry.spec("poker"), console={"throw": Table.throw, "show": Table.show}, decisions={}
+    )
+    [problem] = console_problems(spec)
+    assert problem.startswith("test_the_console_check_finds_cards_under_another_name.")
+    assert "throw(thrown)" in problem and "'cards'" in problem
 
 
 def test_the_check_finds_an_unmarked_card_field() -> None:
