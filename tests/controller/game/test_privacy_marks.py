@@ -88,7 +88,7 @@ def _actions(spec: GameSpec) -> dict[str, Any]:
 
 def _returned(spec: GameSpec) -> list[type]:
     """The record classes the game's console actions and decisions say they return."""
-    found = []
+    found: list[type] = []
     for method in _actions(spec).values():
         hint = typing.get_type_hints(method).get("return")
         found.extend(
