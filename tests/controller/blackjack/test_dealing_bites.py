@@ -272,16 +272,16 @@ def test_rule_4_1_a_card_after_settlement_set_aside_leaves_the_round_settled() -
 def test_hold_procedure_a_kept_card_that_breaks_a_rule_again_holds_the_next_one() -> None:
     s = paid_blackjack()  # box 1's cards still to be removed
     s.press(VOID_HAND)
-    s.deal("5c", "6c")  # two cards out under the HOLD
+    s.deal("5c", "6c", "2c")  # three cards out under the HOLD
     s.supervisor("Ana", HoldDecision.KEEP_CARD)
     # the first kept card came before the removal (10.1): the table holds again, and the
-    # second waits with it, in no hand
+    # others wait with it, in no hand
     assert s.state == "hold"
     assert [(v.rule, v.card) for v in s.table.violations] == [("10.1", "5c")]
     assert [str(c) for c in s.table.boxes[1].hands[0].cards] == ["9h", "8d"]
     s.supervisor("Ana", HoldDecision.KEEP_CARD)  # both stand: the removal is taken as done
     assert [str(c) for c in s.table.boxes[1].hands[0].cards] == ["9h", "8d", "5c"]  # bust
-    assert [str(c) for c in s.table.dealer.cards] == ["7d", "6c"]  # the next card, in order
+    assert [str(c) for c in s.table.dealer.cards] == ["7d", "6c", "2c"]  # the others, in order
     assert s.table.removals == ()
 
 
@@ -323,3 +323,25 @@ def test_hold_procedure_the_log_names_rule_message_and_card(
     assert caplog.messages == [
         "HOLD: rule 4.2: a card before NO MORE BETS: wagers were still open (card 9s)"
     ]
+
+
+def test_rule_9_2_a_card_kept_while_insurance_was_open_closes_insurance() -> None:
+    s = dealt({(1, 1): 4}, "9s Ad 8c")
+    out = s.deal("2h")  # before insurance closed (9.2): HOLD
+    assert [(v.rule, v.state) for v in out if isinstance(v, Violation)] == [("9.2", "insurance")]
+    s.supervisor("Ana", HoldDecision.KEEP_CARD)  # it stands: insurance is taken as closed
+    assert s.state == "boxes_acting"
+    assert [str(c) for c in s.table.boxes[0].hands[0].cards] == ["9s", "8c", "2h"]
+
+
+def test_hold_procedure_a_kept_card_with_no_hand_is_logged_with_the_decision(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    s = dealt({(1, 1): 4}, "9s 7d 8c")
+    s.press(NEXT)
+    s.deal("Th")  # dealer 17: settlement
+    s.deal("4c")  # a card after the dealer's hand was complete (4.1): HOLD
+    with caplog.at_level(logging.INFO, logger="controller.blackjack.dealing"):
+        s.supervisor("Ana", HoldDecision.KEEP_CARD)
+    assert "kept card 4c belongs to no hand (decision keep_card)" in caplog.messages
+    assert s.state == "settlement"
