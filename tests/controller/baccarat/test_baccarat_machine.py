@@ -188,3 +188,18 @@ def test_a_new_table_waits_for_the_shuffle() -> None:
     assert table.state == "shuffle"
     (violation,) = of(Violation, deal(table, Card.parse("As")))
     assert "shuffle" in violation.rule
+
+
+@pytest.mark.parametrize(
+    ("cards", "total"),
+    [(("Ks", "Qh"), 0), (("Ad", "9c"), 0), (("As", "Ah"), 2), (("Th", "7s"), 7),
+     (("9s", "9h"), 8), (("Jd", "5c"), 5), (("6s", "8d"), 4)],
+)  # fmt: skip
+def test_rule_4_2_point_values_ace_one_tens_and_pictures_nought(
+    cards: tuple[str, str], total: int
+) -> None:
+    table = betting_table()
+    press(table, ConsoleButton.NO_MORE_BETS)
+    first, second = (Card.parse(c) for c in cards)
+    deal(table, first, Card.parse("2c"), second)
+    assert table.player_total == total
