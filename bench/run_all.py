@@ -167,6 +167,20 @@ def journal_rows(r: dict[str, Any]) -> list[Row]:
     ]  # fmt: skip
 
 
+def recovery_rows(r: dict[str, Any]) -> list[Row]:
+    extrapolated = (
+        " (scaled from a sample)"
+        if any(g["full_replay_extrapolated"] for g in r["games"].values())
+        else ""
+    )
+    return [
+        Row("recovery", f"start-up from the last snapshot, {r['rows']:,} rows",
+            f"{r['startup_seconds'] * 1000:.0f} ms",
+            f"full replay {r['full_replay_seconds']:.0f} s{extrapolated}",
+            f"< {r['target_seconds']:.0f} s", bool(r["met"])),
+    ]  # fmt: skip
+
+
 BENCHES = [
     Bench("wire", ["--cards", "2000"], ["--cards", "300"], 180, wire_rows),
     Bench("blackjack", ["--rounds", "50000"], ["--rounds", "5000"], 180, blackjack_rows),
@@ -178,6 +192,7 @@ BENCHES = [
     Bench("mqtt", ["--seconds", "10", "--cards", "300"],
           ["--seconds", "3", "--cards", "60", "--rows", "3000"], 300, mqtt_rows),
     Bench("journal_check", ["--rows", "1000000"], ["--rows", "50000"], 600, journal_rows),
+    Bench("recovery", ["--rows", "5000000"], ["--rows", "100000"], 1800, recovery_rows),
 ]  # fmt: skip
 
 
