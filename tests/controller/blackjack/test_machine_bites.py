@@ -272,3 +272,11 @@ def test_console_button_events_reach_the_table() -> None:
     table = BlackjackTable()
     out = table.handle(ButtonPressed(source="console", button=ConsoleButton.NEXT))
     assert [o.rule for o in out if isinstance(o, ActionRefused)] == ["7.1(a)"]
+
+
+def test_rule_4_1_accepting_a_payout_difference_needs_a_reason() -> None:
+    table = BlackjackTable(Variants(chip_readers=True, settlement_check=True))
+    assert refusal(lambda: table.accept_payout("s01", 1)) == (
+        "4.1",
+        "accepting a payout difference needs a reason",
+    )
