@@ -151,7 +151,7 @@
     const view = state.view || {};
     const own = gameDrawing(view.renderer || "");
     if (own && own.hold) return own.hold(view);  // the game's own words for its HOLD
-    if (view.renderer !== "blackjack") {
+    if (typeof view.hold_text !== "string") {  // a view without its own HOLD banner text
       const h = Array.isArray(view.hold) ? view.hold[0] : view.hold;
       return h ? `${cite(h.rule)}: ${h.message}${h.card ? ` (card ${h.card})` : ""}: a supervisor must clear the table` : "";
     }
