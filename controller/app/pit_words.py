@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from controller.app.pit_games import specs
+from controller.errors import ConfigError
+from controller.game import registry
 
 ALARM_WORDS = {
     "Violation": "HOLD",
@@ -43,8 +45,11 @@ def state_words(state: str, game: str = "") -> str:
     not installed here); one no game has words for reads as words too."""
     if not state:
         return ""
-    found = [spec.state_words for spec in specs() if spec.name == game] or [all_state_words()]
-    return found[0].get(state) or state.replace("_", " ").capitalize()
+    try:
+        words = registry.spec(game).state_words
+    except ConfigError:  # not given, or not installed here
+        words = all_state_words()
+    return words.get(state) or state.replace("_", " ").capitalize()
 
 
 def decision_words(payload: dict[str, Any]) -> str:
