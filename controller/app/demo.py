@@ -425,9 +425,6 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     finally:
         signal.signal(signal.SIGTERM, previous)
         table.stop()
-        if reader is not None:
-            reader[1].close()
-            reader[0].close()
         if folder is not None:
             folder.cleanup()
     print(f"{dealer.rounds_finished} rounds played", file=play_out)

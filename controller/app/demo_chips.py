@@ -2,7 +2,8 @@
 its settlement checked by them (issue 18).
 
 A simulated chip reader (`sim_hardware.device.SimulatedChipReader`) on a pseudo-terminal,
-read by the real serial driver as the device ``chips``, so every wager and every payout
+opened by the table's devices for ``[chips] reader = "sim://"`` and read by the real driver
+(`drivers.chip_reader.ChipReader`) as the device ``chips``, so every wager and every payout
 reaches the controller as the wire's CHIPS_SENSED; the scripted dealer
 (`sim_hardware.dealer.BlackjackDealer`) pays by the readers and, at ``--dealer-mistakes
 RATE``, overpays, underpays or leaves a losing wager on the spot on purpose; ``--json``
@@ -18,10 +19,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.app.config import TableConfig
 from controller.errors import ConfigError, TableError
-from controller.ports import Command
-from drivers.serial_device import SerialDevice
+from drivers.chip_reader import ChipReader
 from sim_hardware.device import SimulatedChipReader
-from sim_hardware.link import PtyLink
 
 if TYPE_CHECKING:
     from controller.app.table import RunningTable
@@ -43,46 +42,13 @@ def rate(text: str) -> float:
     return value
 
 
-class _Acknowledged:
-    """The chip reader's driver among the loop's devices: it carries out no command and
-    is acknowledged once each reading is journaled (the reader resends until then)."""
-
-    def __init__(self, driver: SerialDevice) -> None:
-        self.driver = driver
-
-    def handles(self, command: Command) -> bool:
-        return False
-
-    def execute(self, command: Command) -> None:  # pragma: no cover - handles() says no
-        raise TableError(f"the chip reader cannot {type(command).__name__}")
-
-    def acknowledge(self, seq: int) -> None:
-        self.driver.acknowledge(seq)
-
-
-def attach_chip_reader(
-    table: RunningTable, url: str, resume: tuple[int, int] | None = None
-) -> SerialDevice:
-    """Read a chip reader at ``url`` as the device ``chips`` of a started table, its
-    readings acknowledged once journaled (``resume``: where its sequence stood in the
-    journal, so its resends after a restart are recognised: `devices.shoe_resume`)."""
-    driver = SerialDevice(url, table.events, name="chips", resume=resume)
-    driver.start()
-    table.loop.devices = {**table.loop.devices, "chips": _Acknowledged(driver)}
-    return driver
-
-
-def open_chip_reader(table: RunningTable) -> tuple[SimulatedChipReader, SerialDevice]:
-    """A simulated chip reader on a pseudo-terminal, read by the real serial driver as the
-    device ``chips`` (docs/protocol.md: CHIPS_SENSED, CHIP_IDS)."""
-    sim = SimulatedChipReader(PtyLink()).start()
-    try:
-        driver = attach_chip_reader(table, sim.link.url)
-    except Exception:
-        sim.close()
-        raise
-    log.warning("SIMULATED chip reader on %s", sim.link.url)
-    return sim, driver
+def open_chip_reader(table: RunningTable) -> tuple[SimulatedChipReader, ChipReader]:
+    """The simulated chip reader of a table started with `with_chip_readers` (the table's
+    devices opened it on a pseudo-terminal, read by the real driver as ``chips``)."""
+    devices = table.devices
+    if devices is None or devices.sim_chips is None or devices.chips is None:
+        raise TableError("the table has no simulated chip reader: start it with_chip_readers")
+    return devices.sim_chips, devices.chips
 
 
 def with_chip_readers(config: TableConfig) -> TableConfig:
@@ -93,7 +59,7 @@ def with_chip_readers(config: TableConfig) -> TableConfig:
     if not {"chip_readers", "settlement_check"} <= names:
         raise ConfigError(f"--chip-readers: the game {config.game!r} has no chip readers")
     rules = dataclasses.replace(rules, chip_readers=True, settlement_check=True)
-    return dataclasses.replace(config, rules=rules)
+    return dataclasses.replace(config, rules=rules, chip_reader=config.chip_reader or "sim://")
 
 
 def mistakes_line(dealer: Counted, rounds: int) -> dict[str, Any]:

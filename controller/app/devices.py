@@ -28,9 +28,11 @@ from controller.errors import ConfigError
 from controller.journal import Journal
 from controller.ports import Event
 from drivers.card_source import CardSource
+from drivers.chip_reader import ChipReader
 from drivers.deck import DeckEnrolment, load_deck
 from drivers.gpio import TableIO, real_pin_factory
 from drivers.registry import create_card_source
+from sim_hardware.device import SimulatedChipReader
 from sim_hardware.link import PtyLink
 from sim_hardware.rdm6300 import SimulatedRfidShoe
 from sim_hardware.shoe import SimulatedShoe
@@ -50,12 +52,18 @@ class TableDevices:
     sim_table: SimTable | None = None
     by_source: dict[str, Any] = field(default_factory=dict)
     scratch: tempfile.TemporaryDirectory[str] | None = None  # a simulated shoe's deck files
+    chips: ChipReader | None = None  # [chips] reader (issue 18)
+    sim_chips: SimulatedChipReader | None = None
 
     def close(self) -> None:
         """Close the drivers first (the gate falls to its fail-safe state), then the
         simulators behind them."""
         self.shoe.close()
         self.io.close()
+        if self.chips is not None:
+            self.chips.close()
+        if self.sim_chips is not None:
+            self.sim_chips.close()
         if self.sim_shoe is not None:
             self.sim_shoe.close()
         if self.sim_table is not None:
@@ -118,6 +126,7 @@ def open_devices(
     simulate: str | None,
     resume: tuple[int, int] | None = None,
     seed: int | None = None,
+    chips_resume: tuple[int, int] | None = None,
 ) -> TableDevices:
     sim_shoe: SimShoe | None = None
     scratch: tempfile.TemporaryDirectory[str] | None = None
@@ -165,7 +174,31 @@ def open_devices(
         raise
     devices = TableDevices(shoe, io, sim_shoe, sim_table, scratch=scratch)
     devices.by_source = {"shoe": shoe, "table": io}
+    if config.chip_reader:
+        try:
+            open_chip_reader(devices, config.chip_reader, events, simulate, chips_resume)
+        except Exception:
+            devices.close()
+            raise
     return devices
+
+
+def open_chip_reader(
+    devices: TableDevices,
+    url: str,
+    events: queue.Queue[Event],
+    simulate: str | None,
+    resume: tuple[int, int] | None,
+) -> None:
+    """The ``[chips] reader`` (issue 18), simulated on a pty under ``--sim`` or for a
+    ``sim://`` URL, read as the device ``chips``."""
+    if simulate == "all" or url.startswith("sim://"):
+        devices.sim_chips = SimulatedChipReader(PtyLink()).start()
+        url = devices.sim_chips.link.url
+        log.warning("SIMULATED chip reader on %s", url)
+    devices.chips = ChipReader(url, events, name="chips", resume=resume)
+    devices.chips.start()
+    devices.by_source["chips"] = devices.chips
 
 
 def _gate_of(table: SimTable) -> Callable[[float], object]:

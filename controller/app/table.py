@@ -151,6 +151,7 @@ class RunningTable:
                 simulate=self.simulate,
                 resume=self.loop.shoe_resume(),  # from the snapshot and the rows after it
                 seed=self._seed,
+                chips_resume=self.loop.shoe_resume("chips"),  # [chips] reader (issue 18)
             )
             self.loop.devices = self.devices.by_source
             self.loop.replay_outputs()

@@ -51,3 +51,12 @@ def test_a_game_that_reads_no_chips_refuses_the_section(tmp_path: Path) -> None:
     (tmp_path / "chips.csv").write_text("chip_id,value\n")
     with pytest.raises(ConfigError, match="reads no chips"):
         parse_config(POKER + CHIPS, source="t.toml", base=tmp_path)
+
+
+def test_a_chip_reader_needs_the_chip_readers_rule(tmp_path: Path) -> None:
+    reader = '\n[chips]\nreader = "/dev/ttyUSB1"\n'
+    with pytest.raises(ConfigError, match=r"chips\.reader: a chip reader needs .*chip_readers"):
+        parse_config(BLACKJACK + reader, source="t.toml")
+    text = BLACKJACK.replace("[blackjack]", "[blackjack]\nchip_readers = true", 1)
+    assert parse_config(text + reader, source="t.toml").chip_reader == "/dev/ttyUSB1"
+    assert parse_config(text, source="t.toml").chip_reader == ""

@@ -3,16 +3,14 @@ process with a chip reader is SIGKILLed while a box is overpaid (once at rest, o
 the reading still on the line); it comes back still showing the mismatch and still
 refusing NEXT, and everything is journaled with the amounts and the dealer signed in.
 
-The shoe (stacked: the round is known) and the chip reader are simulated in this process
-on real ptys and outlive the controller, resending what was not acknowledged.
+`tablectl run --sim gpio` with ``[chips] reader`` on a pty: the shoe (stacked: the round is
+known) and the chip reader are simulated in this process on real ptys and outlive the
+controller, resending what was not acknowledged.
 """
 
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,36 +25,20 @@ from sim_hardware.remote import ConsoleClient, RemoteHands
 from sim_hardware.shoe import SimulatedShoe
 from sim_hardware.testbed import ControllerProcess, free_port, settle, write_config
 
-CHILD = Path(__file__).with_name("chips_controller.py")
 # the burn; box1 9s, box2 5d, the dealer 7h, box1 9d, box2 Th; the dealer's Kc: box 1's 18
 # wins 20 against 17, box 2's 15 loses
 STACK = ["2c", "9s", "5d", "7h", "9d", "Th", "Kc"]
 
 
-class ChipsController(ControllerProcess):
-    """The controller with a chip reader at ``reader_url`` (tests/integration/
-    chips_controller.py), started, killed and stopped as `ControllerProcess`."""
-
-    def __init__(self, config: Path, client: ConsoleClient, reader_url: str) -> None:
-        super().__init__(config, client)
-        self.reader_url = reader_url
-
-    def start(self, timeout: float = 30.0) -> dict[str, Any]:
-        self.process = subprocess.Popen(
-            [sys.executable, str(CHILD), str(self.config), self.reader_url],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            state = self.client.state()
-            if state.get("view"):
-                return state
-            if self.process.poll() is not None:
-                err = self.process.stderr.read().decode() if self.process.stderr else ""
-                raise RuntimeError(f"the controller exited: {err}")
-            time.sleep(0.02)  # polling a starting process's port
-        raise TimeoutError(f"the controller did not publish a state within {timeout} s")
+def chips_config(folder: Path, shoe_url: str, reader_url: str, port: int) -> Path:
+    """The example table (`write_config`) with its wagers read by chip readers, its
+    settlement checked by them, and the reader at ``reader_url`` (``[chips] reader``)."""
+    path = write_config(folder, shoe_url, port, f'\n[chips]\nreader = "{reader_url}"\n')
+    text = path.read_text().replace(
+        "[blackjack]", "[blackjack]\nchip_readers = true\nsettlement_check = true", 1
+    )
+    path.write_text(text)
+    return path
 
 
 @pytest.fixture
@@ -80,9 +62,8 @@ def test_rule_4_1_sigkill_in_a_mismatch_comes_back_refusing_next(
     shoe, reader = devices
     port = free_port()
     client = ConsoleClient(f"http://127.0.0.1:{port}")
-    controller = ChipsController(
-        write_config(tmp_path, shoe.link.url, port), client, reader.link.url
-    )
+    config = chips_config(tmp_path, shoe.link.url, reader.link.url, port)
+    controller = ControllerProcess(config, client)  # tablectl run --sim gpio
     hands = RemoteHands(client, shoe, pin="2468")
     state = controller.start()
 

@@ -66,6 +66,7 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
     game = table_doc["game"]
     rules = parse_rules(check, doc, game, limits)
     rules = chips.apply_chips(check, doc, base, game, rules)  # [chips] inventory (issue 18)
+    chip_reader = chips.reader_url(check, doc, rules)
     shoe_config = shoe.parse_shoe(check, doc, base)
     display_doc = display.read_display(check, doc)
     journal_config = journal.read_journal(check, doc, base)
@@ -98,4 +99,5 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
         view_port=display_config.view_port,
         tls_cert_file=display_config.tls_cert_file,
         tls_key_file=display_config.tls_key_file,
+        chip_reader=chip_reader,
     )

@@ -54,6 +54,7 @@ class TableConfig:
     view_port: int = 0
     tls_cert_file: str = ""
     tls_key_file: str = ""
+    chip_reader: str = ""  # [chips] reader: the chip readers' line (issue 18); "": none
 
     @property
     def console_secret_file(self) -> Path:
