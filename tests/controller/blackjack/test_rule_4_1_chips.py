@@ -8,7 +8,7 @@ import pytest
 
 from controller.blackjack.display import snapshot
 from controller.blackjack.game import BlackjackGame
-from controller.blackjack.records import ActionRefused
+from controller.blackjack.records import ActionRefused, HoldDecision
 from controller.blackjack.rules import Variants
 from controller.errors import IllegalAction
 from controller.game.chips import (
@@ -195,5 +195,16 @@ def test_rule_4_1_winnings_handed_over_check_the_stake_only() -> None:
     )
     s = settled(variants)
     s.occupy("box4", 0)  # box1, box2 keep their stakes, the winnings go by hand
+    s.press(NEXT)
+    assert s.state == "round_over" and not s.of(PayoutMismatch)
+
+
+def test_rule_4_1_a_payout_made_during_a_hold_in_settlement_counts() -> None:
+    s = settled()
+    s.deal("2d")  # a card after the dealer's hand was complete: HOLD (4.1)
+    assert s.state == "hold"
+    pay_right(s)  # the dealer pays on regardless
+    s.supervisor("s01", HoldDecision.KEEP_CARD)
+    assert s.state == "settlement"
     s.press(NEXT)
     assert s.state == "round_over" and not s.of(PayoutMismatch)
