@@ -4,6 +4,8 @@ game-agnostic: spots, readings and an inventory, no game."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from controller.errors import ConfigError, IllegalAction
 from controller.game.chips import (
@@ -119,3 +121,37 @@ def test_chip_inventory_parse_and_check() -> None:
 def test_a_bad_inventory_names_its_line(text: str, why: str) -> None:
     with pytest.raises(ConfigError, match=why):
         ChipInventory.parse(text)
+
+
+spots = st.lists(st.tuples(st.integers(0, 200), st.integers(0, 300)), min_size=1, max_size=6).map(
+    lambda pairs: [SpotExpected(f"s{i}", i, b, o, f"Spot {i}") for i, (b, o) in enumerate(pairs)]
+)
+
+
+@given(spots, st.data())
+def test_property_paid_right_in_the_end_never_refuses_and_wrong_always_does(
+    expected: list[SpotExpected], data: st.DataObject
+) -> None:
+    """Whatever the dealer stacks on the way (never emptying a spot in mismatch: that is
+    the player's pick-up), a spot whose last reading is its end state leaves nothing open;
+    a spot left reading anything else is open at NEXT, citing the rule."""
+    check = SettlementCheck(Sensing.CHIP_READERS, "4.1")
+    check.start(expected, {e.spot: e.base for e in expected})
+    wrong = data.draw(st.sets(st.sampled_from([e.spot for e in expected])))
+    for e in expected:
+        for reading in data.draw(st.lists(st.integers(1, 600), max_size=3)):
+            check.sensed(e.spot, True, reading)
+        if e.spot in wrong:
+            last = data.draw(st.integers(1, 600).filter(lambda n, e=e: n != e.end))
+        else:
+            last = e.end
+        check.sensed(e.spot, bool(last), last)
+    check.check_all()
+    still_wrong = {e.spot for e in expected if e.spot in wrong and e.spot not in check.settled}
+    assert set(check.open) == still_wrong  # a spot read right once is the player's after
+    if still_wrong:
+        with pytest.raises(IllegalAction) as refused:
+            check.verify_next()
+        assert refused.value.rule == "4.1"
+    else:
+        check.verify_next()
