@@ -19,6 +19,7 @@ from controller.blackjack.rules import Variants
 from controller.blackjack.settlement import Payout
 from controller.cards import Card
 from controller.errors import ConfigError, IllegalAction
+from controller.game import chips
 from controller.game.contract import GameSpec, Step, figures_from
 from controller.game.records import DecisionOffer, defined_in, offers
 from controller.journal import to_jsonable
@@ -138,7 +139,8 @@ SPEC = GameSpec(
     sim_dealer="sim_hardware.dealer:BlackjackDealer",
     renderer="blackjack",
     title="Blackjack",
-    records=(*defined_in(records), Payout, ShoeReport),
+    # the settlement checked by the chips (issue 18): the kernel's records, no card in them
+    records=(*defined_in(records), Payout, ShoeReport, *defined_in(chips)),
     # the drop is the wagers in; the house's result is negative when the players won
     settlement_figures=figures_from("wagers_in", "house_result"),
     simulator="controller.blackjack.simulate",
