@@ -20,6 +20,7 @@ from controller.blackjack.records import (
     Violation,
 )
 from controller.blackjack.rules import OddStakes, Variants
+from controller.game.chips import PayoutMismatch
 from controller.game.records import TABLE_VARIANT, ActionRefused
 
 
@@ -214,3 +215,33 @@ def test_sensors_that_are_not_the_table_s_are_logged_and_ignored(
     with caplog.at_level(logging.INFO, logger="controller.blackjack.layout"):
         assert s.occupy("lamp-test") == []
     assert caplog.messages == ["ignored sensor lamp-test"]
+
+
+# --- 4.1 (issue 18): the spots after the result ----------------------------------------------
+
+
+def test_rule_4_1_an_insurance_spot_paid_wrong_is_named_at_once_by_a_chip_reader() -> None:
+    s = betting(Variants(chip_readers=True, settlement_check=True))
+    s.occupy("box1", 4)
+    s.press(NO_MORE_BETS)
+    s.deal("9s", "Ad", "8c")
+    s.occupy("insurance1", 2)
+    s.press(NEXT, NEXT)  # insurance closes; 17 stands
+    s.deal("Kh")  # dealer blackjack: insurance pays 2 to 1, the spot should hold 6
+    out = s.occupy("insurance1", 3)
+    assert [(m.spot, m.owed, m.paid) for m in out if isinstance(m, PayoutMismatch)] == [
+        ("insurance1", 4, 1)
+    ]
+
+
+def test_rule_4_1_a_presence_edge_after_the_result_is_not_a_collection() -> None:
+    s = betting(Variants(spot_sensors=True, settlement_check=True))
+    s.occupy("box1", 4)
+    s.press(NO_MORE_BETS)
+    s.deal("9s", "Td", "7c")
+    s.press(NEXT)  # 16 stands
+    s.deal("9h")  # dealer 19: box 1 loses
+    s.occupy("box1")  # the sensor reports chips still there: not collected
+    out = s.press(NEXT)
+    assert [o.rule for o in out if isinstance(o, ActionRefused)] == ["4.1"]
+    assert s.state == "settlement"
