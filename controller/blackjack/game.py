@@ -95,7 +95,8 @@ class BlackjackGame:
                 box = event.args.get("box")
                 if type(box) is not int:
                     raise IllegalAction("4.1", "accept_payout names the box, a whole number")
-                table.accept_payout(event.who, box, event.reason or event.args.get("reason", ""))
+                reason = event.reason or event.args.get("reason") or ""
+                table.accept_payout(event.who, box, str(reason))
             elif event.decision == "change_wager":  # a wager the layout's sensor disagrees with
                 values = [event.args.get(k) for k in ("box", "person", "amount")]
                 numbers = [v for v in values if type(v) is int]

@@ -263,7 +263,6 @@ class SettlementCheck:
         "rule",
         "sensing",
         "settled",
-        "touched",
     )
 
     def __init__(self, sensing: Sensing | None, rule: str) -> None:
@@ -271,7 +270,6 @@ class SettlementCheck:
         self.rule = rule
         self.expected: dict[str, SpotExpected] = {}
         self.readings: dict[str, int] = {}
-        self.touched: set[str] = set()  # read since the result: the dealer acted on it
         self.settled: set[str] = set()  # read right once: what happens after is the player's
         self.open: dict[str, PayoutMismatch] = {}
         self.accepted: dict[str, MismatchAccepted] = {}
@@ -292,7 +290,6 @@ class SettlementCheck:
         """The round is over (or a new result replaces this one)."""
         self.expected.clear()
         self.readings.clear()
-        self.touched.clear()
         self.settled.clear()
         self.open.clear()
         self.accepted.clear()
@@ -311,14 +308,12 @@ class SettlementCheck:
             if occupied:
                 return []  # presence is judged when the next round is asked for
             self.readings[spot] = 0
-            self.touched.add(spot)
             now = None
         else:
             if total is None and occupied:
                 return []  # a bare presence edge: the reader's own report says how much
             reads = total if total is not None else 0
             self.readings[spot] = reads
-            self.touched.add(spot)
             now = _mismatch(expected, reads, self.rule)
             if now is not None and open_ is not None and reads == 0:
                 return []  # the player picked the chips up: the difference stands
