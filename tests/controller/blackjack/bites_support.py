@@ -15,6 +15,7 @@ from bj_script import NO_MORE_BETS, ScriptedTable
 
 from controller.blackjack.rules import Variants
 from controller.errors import IllegalAction
+from controller.game.records import ActionRefused
 
 
 def refusal(action: Callable[[], Any]) -> tuple[str, str]:
@@ -25,6 +26,12 @@ def refusal(action: Callable[[], Any]) -> tuple[str, str]:
     except IllegalAction as exc:
         return exc.rule, exc.reason
     raise AssertionError("the action was allowed; a refusal was expected")
+
+
+def refused(out: list[Any]) -> list[tuple[str, str, str]]:
+    """The (action, rule, reason) of each `ActionRefused` in ``out``: a button, a sensor or
+    a supervisor's action the table refused, as the display shows it."""
+    return [(o.action, o.rule, o.reason) for o in out if isinstance(o, ActionRefused)]
 
 
 def betting(variants: Variants | None = None, **kwargs: Any) -> ScriptedTable:

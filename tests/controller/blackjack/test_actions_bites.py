@@ -237,9 +237,9 @@ def test_rule_9_2_insurance_taken_back_while_open_leaves_the_books() -> None:
     out = s.clear("insurance2")
     assert s.table.wagers_in == 4
     assert s.table.boxes[1].insurance == {}
-    assert [o for o in out if isinstance(o, InsuranceTaken)] == [InsuranceTaken(2, 1, 0)]
+    assert s.of(InsuranceTaken, out) == [InsuranceTaken(2, 1, 0)]
     out = s.clear("insurance2")  # nothing on it any more: nothing to take back
-    assert not [o for o in out if isinstance(o, InsuranceTaken)]
+    assert not s.of(InsuranceTaken, out)
     assert s.table.wagers_in == 4
 
 
@@ -281,10 +281,8 @@ def test_rule_10_3_b_every_person_paid_at_once_settles_the_box() -> None:
 def test_rule_10_3_even_money_button_finds_the_box_with_the_blackjack() -> None:
     s = dealt({(1, 1): 4, (2, 1): 4}, "9s Ah Ad Kc Kd")  # box 1 19, box 2 blackjack
     out = s.press(EVEN_MONEY)
-    assert [o for o in out if isinstance(o, EvenMoneyElected)] == [
-        EvenMoneyElected(2, 1, True, True)
-    ]
-    assert not [o for o in out if isinstance(o, ActionRefused)]
+    assert s.of(EvenMoneyElected, out) == [EvenMoneyElected(2, 1, True, True)]
+    assert not s.of(ActionRefused, out)
 
 
 # --- 7.1: the shuffle ---------------------------------------------------------------------
@@ -372,7 +370,7 @@ def test_table_variant_double_spot_of_a_person_with_no_wager_is_refused() -> Non
     s.occupy("double1", 4)
     s.occupy("double1.p2", 1)
     out = s.press(DOUBLE)
-    assert [o for o in out if isinstance(o, ActionRefused)] == [
+    assert s.of(ActionRefused, out) == [
         ActionRefused(
             "double button",
             TV,
@@ -411,7 +409,7 @@ def test_table_variant_split_hands_records_and_no_double_after_split() -> None:
     s.deal("Ts")  # 20
     assert t.stand(1) == Stood(1, 2, 20)
     journaled = s.log + t.take_outputs()
-    assert [o for o in journaled if isinstance(o, Stood)] == [Stood(1, 1, 20), Stood(1, 2, 20)]
+    assert s.of(Stood, journaled) == [Stood(1, 1, 20), Stood(1, 2, 20)]
 
 
 def test_table_variant_split_aces_take_one_card_each() -> None:
@@ -448,7 +446,7 @@ def test_table_variant_must_draw_to_eleven_word_for_word() -> None:
 def test_split_button_refusal_reaches_the_display() -> None:
     s = dealt({(1, 1): 4}, "Ts 7d 8c")
     out = s.press(SPLIT)
-    assert [o for o in out if isinstance(o, ActionRefused)] == [
+    assert s.of(ActionRefused, out) == [
         ActionRefused("split button", TV, "only a pair of equal rank may be split")
     ]
 

@@ -41,7 +41,7 @@ def test_rule_3_3_the_burn_card_read_twice_by_its_tag_holds_without_a_hand() -> 
     s.shuffled(burn=None)
     assert tagged(s, "9s", "T1")[0] == CardBurned("9s", 1)
     out = tagged(s, "9s", "T1")  # the same RFID tag again: one card out twice
-    assert [v for v in out if isinstance(v, Violation)] == [
+    assert s.of(Violation, out) == [
         Violation(
             "3.3",
             f"9s (tag T1) {TWICE} (rule 3.3, shoe composition) (the burn card)",
@@ -142,7 +142,7 @@ def test_rule_10_1_paid_at_once_and_its_cards_removed_before_any_card() -> None:
     ]
     assert refusal(lambda: t.stand(2)) == ("10.1", "remove the paid blackjack's cards first")
     out = s.deal("5c")
-    assert [v for v in out if isinstance(v, Violation)] == [
+    assert s.of(Violation, out) == [
         Violation(
             "10.1",
             "a card before the paid blackjack's cards were removed",
@@ -224,9 +224,7 @@ def test_rule_9_6_voiding_one_box_keeps_another_box_s_removal() -> None:
         by="the VOID HAND button",
     )
     out = s.supervisor("Ana", HoldDecision.VOID_BOX, 2)
-    assert [o for o in out if isinstance(o, HoldCleared)] == [
-        HoldCleared("Ana", HoldDecision.VOID_BOX, (violation,), 2)
-    ]
+    assert s.of(HoldCleared, out) == [HoldCleared("Ana", HoldDecision.VOID_BOX, (violation,), 2)]
     assert t.boxes[1].void
     assert [(box.number, rule) for box, rule in t.removals] == [(1, "10.1")]
 
@@ -293,7 +291,7 @@ def test_rule_7_1_a_kept_card_is_still_the_round_s_first_card() -> None:
     s.supervisor("Ana", HoldDecision.KEEP_CARD)  # bets close, the card is box 1's first
     assert s.state == "initial_deal"
     out = s.cut_card()  # the cutting card after the round's first card: 7.1(c), not (b)
-    assert not [o for o in out if isinstance(o, ShuffleDue)]
+    assert not s.of(ShuffleDue, out)
     s.deal("7d", "Tc")
     tagged(s, "Kd", "T7")  # after a kept card, the shoe audit reads the tags again
     out = tagged(s, "Kd", "T7")
@@ -303,7 +301,7 @@ def test_rule_7_1_a_kept_card_is_still_the_round_s_first_card() -> None:
 def test_rule_7_1_a_shuffle_due_is_confirmed_before_betting_opens() -> None:
     s = ScriptedTable()
     out = s.press(NEXT)
-    assert [o for o in out if isinstance(o, ActionRefused)] == [
+    assert s.of(ActionRefused, out) == [
         ActionRefused(
             "next button",
             "7.1(a)",

@@ -23,18 +23,13 @@ from controller.blackjack.rules import OddStakes, Variants
 from controller.game.chips import PayoutMismatch
 from controller.game.records import TABLE_VARIANT, ActionRefused
 
-
-def violations(out: list[object]) -> list[Violation]:
-    return [o for o in out if isinstance(o, Violation)]
-
-
 # --- 4.1 / 4.2: the bet spots -----------------------------------------------------------------
 
 
 def test_rule_4_1_a_wager_the_sensor_reports_is_refused_with_the_reason() -> None:
     s = betting()
     out = s.occupy("box1.p2", 4)
-    assert [o for o in out if isinstance(o, ActionRefused)] == [
+    assert s.of(ActionRefused, out) == [
         ActionRefused("sensor box1.p2", "4.1", "people bet behind a box holder: box holder first")
     ]
     assert s.table.refused_wagers == {
@@ -55,13 +50,13 @@ def test_rule_4_1_a_bare_presence_edge_keeps_the_chip_reading() -> None:
     assert s.table.boxes[0].stakes == {1: 6}
     s.press(NO_MORE_BETS)
     out = s.occupy("box1")  # the same, after bets closed: no change of wager
-    assert violations(out) == []
+    assert s.of(Violation, out) == []
 
 
 def test_rule_4_2_chips_changed_after_betting_closed_hold_word_for_word() -> None:
     s = dealt({(1, 1): 4}, "9s 7d 8c")
     out = s.occupy("box1", 8)
-    assert violations(out) == [
+    assert s.of(Violation, out) == [
         Violation(
             "4.2",
             "wager on box1 changed after betting closed",
@@ -74,27 +69,27 @@ def test_rule_4_2_chips_changed_after_betting_closed_hold_word_for_word() -> Non
 
 def test_rule_4_2_an_empty_spot_cleared_after_betting_closed_is_no_change() -> None:
     s = dealt({(1, 1): 4}, "9s 7d 8c")
-    assert violations(s.clear("box3", "box1.p2")) == []  # no wager there: nothing changed
+    assert s.of(Violation, s.clear("box3", "box1.p2")) == []  # no wager there: nothing changed
     assert s.state == "boxes_acting"
 
 
 def test_rule_4_2_a_live_hand_s_wager_taken_away_holds() -> None:
     s = dealt({(1, 1): 4}, "7s 5d 7c")
     s.deal("7h")  # 7, 7, 7: hard 21, not bust
-    assert [v.rule for v in violations(s.clear("box1"))] == ["4.2"]
+    assert [v.rule for v in s.of(Violation, s.clear("box1"))] == ["4.2"]
 
 
 def test_rule_4_2_a_busted_hand_s_wager_may_be_collected() -> None:
     s = dealt({(1, 1): 4, (2, 1): 4}, "Ts 9h 7d 6c 8d")
     s.deal("6h")  # box 1: 10, 6, 6 = 22, bust
-    assert violations(s.clear("box1")) == []
+    assert s.of(Violation, s.clear("box1")) == []
 
 
 def test_rule_10_3_a_even_money_paid_the_person_may_take_wager_and_winnings() -> None:
     s = dealt({(1, 1): 4, (1, 2): 6}, "As Ad Kc")
     s.table.even_money(1, 2)  # person 2 only: the box's cards stay (10.3b)
-    assert violations(s.clear("box1.p2")) == []
-    assert [v.rule for v in violations(s.clear("box1"))] == ["4.2"]  # person 1 was not paid
+    assert s.of(Violation, s.clear("box1.p2")) == []
+    assert [v.rule for v in s.of(Violation, s.clear("box1"))] == ["4.2"]  # person 1 was not paid
 
 
 # --- 9.2-9.5: the insurance spots -------------------------------------------------------------
@@ -103,12 +98,12 @@ def test_rule_10_3_a_even_money_paid_the_person_may_take_wager_and_winnings() ->
 def test_rule_9_3_a_insurance_sensed_without_an_amount_is_half_the_wager() -> None:
     s = dealt({(1, 1): 5, (2, 1): 4}, "9s Ts Ad 8c 9d", Variants(odd_stakes=OddStakes.ROUND_DOWN))
     out = s.occupy("insurance1") + s.occupy("insurance2")
-    assert [o for o in out if isinstance(o, InsuranceTaken)] == [
+    assert s.of(InsuranceTaken, out) == [
         InsuranceTaken(1, 1, 2),  # half of 5, in whole chips
         InsuranceTaken(2, 1, 2),
     ]
     out = s.occupy("insurance1.p2")  # nobody's wager: refused, not guessed
-    assert [o for o in out if isinstance(o, ActionRefused)] == [
+    assert s.of(ActionRefused, out) == [
         ActionRefused("sensor insurance1.p2", "9.2", "person 2 has no initial wager on box 1")
     ]
 
@@ -127,7 +122,7 @@ def test_rule_9_5_insurance_off_the_layout_early_holds_word_for_word() -> None:
     s.occupy("insurance1", 2)
     s.press(NEXT)  # insurance closes
     out = s.clear("insurance1")
-    assert violations(out) == [
+    assert s.of(Violation, out) == [
         Violation(
             "9.5",
             "insurance on insurance1 taken off the layout before the dealer's second card: an "
@@ -147,9 +142,9 @@ def test_rule_9_5_insurance_off_the_layout_early_holds_word_for_word() -> None:
 
 def test_rule_9_2_insurance_placed_after_further_cards_holds_word_for_word() -> None:
     s = dealt({(1, 1): 4}, "9s 7d 8c")
-    assert violations(s.clear("insurance1")) == []  # nothing there: nothing to say
+    assert s.of(Violation, s.clear("insurance1")) == []  # nothing there: nothing to say
     out = s.occupy("insurance1", 2)
-    assert violations(out) == [
+    assert s.of(Violation, out) == [
         Violation(
             "9.2",
             "insurance on insurance1 placed after further cards",
@@ -175,7 +170,7 @@ def test_table_variant_a_double_spot_with_no_chip_count_is_empty() -> None:
     s = dealt({(1, 1): 4}, "5s 7d 6c", Variants(double_spots=True))
     s.occupy("double1")  # presence only: no amount to double with
     out = s.press(DOUBLE)
-    assert [o for o in out if isinstance(o, ActionRefused)] == [
+    assert s.of(ActionRefused, out) == [
         ActionRefused(
             "double button", TABLE_VARIANT, "no chips sensed on double1: place the double first"
         )
@@ -196,7 +191,7 @@ def test_rule_10_1_the_discard_rack_confirms_a_removal_only_when_one_is_due() ->
     s.clear("discard")  # the rack emptied: not a removal
     assert s.table.awaiting_removal
     out = s.occupy("discard")
-    assert [o for o in out if isinstance(o, RemovalConfirmed)] == [RemovalConfirmed(1, "10.1")]
+    assert s.of(RemovalConfirmed, out) == [RemovalConfirmed(1, "10.1")]
 
 
 def test_rule_10_1_without_a_rack_reader_the_rack_sensor_confirms_nothing() -> None:

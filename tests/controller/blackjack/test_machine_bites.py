@@ -6,7 +6,7 @@ readers' events that hold it, and its rules API passing every argument through.
 from __future__ import annotations
 
 import pytest
-from bites_support import betting, dealt, refusal
+from bites_support import betting, dealt, refusal, refused
 from bj_script import (
     DOUBLE,
     EVEN_MONEY,
@@ -37,11 +37,6 @@ from controller.ports import (
     SetLamp,
     UnlockShoe,
 )
-
-
-def refused(out: list[object]) -> list[tuple[str, str, str]]:
-    return [(o.action, o.rule, o.reason) for o in out if isinstance(o, ActionRefused)]
-
 
 # --- the console's buttons -------------------------------------------------------------------
 
@@ -173,7 +168,7 @@ def test_rule_3_3_an_unknown_tag_holds_the_table_naming_the_tag() -> None:
     s = ScriptedTable()
     s.open()
     out = s.send(DeviceFault(source="rfid", fault=Fault.UNKNOWN_TAG, detail="04AB"))
-    assert [v for v in out if isinstance(v, Violation)] == [
+    assert s.of(Violation, out) == [
         Violation(
             "3.3",
             "tag 04AB is in no enrolled deck: an unknown card left the shoe",
@@ -188,7 +183,7 @@ def test_rule_3_3_a_reader_lost_holds_only_with_the_gate_open() -> None:
     s = ScriptedTable()
     s.open()  # betting: the gate is locked
     out = s.send(DeviceLost(source="rfid", reason="unplugged", resends=False))
-    assert not [v for v in out if isinstance(v, Violation)]
+    assert not s.of(Violation, out)
     s.table.place_wager(1, 1, 4)
     s.press(NO_MORE_BETS)  # the gate opens for the deal
     out = s.send(DeviceLost(source="rfid", reason="unplugged", resends=False))
