@@ -29,12 +29,21 @@ import re
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from controller.journal import GENESIS, ROTATED, Entry, Head, Journal, JournalCorrupt, JournalError
+from controller.journal import (
+    GENESIS,
+    ROTATED,
+    Entry,
+    Head,
+    Journal,
+    JournalCorrupt,
+    JournalError,
+    Row,
+)
 
 DIGITS = 12
 ARCHIVE_SUFFIX = ".xz"
@@ -134,6 +143,7 @@ def write_rotated(
     origin: str,
     reason: str,
     round_no: int | None,
+    then: Sequence[Row] = (),
 ) -> None:
     payload = {
         "prev_file": previous.name,
@@ -142,13 +152,21 @@ def write_rotated(
         "origin": origin,
         "reason": reason,
     }
-    journal.append(ROTATED, payload, source="controller", round=round_no)
+    journal.append_many([(ROTATED, payload, "controller", round_no, None), *then])
     journal.checkpoint()
 
 
-def rotate(journal: Journal, key: bytes, reason: str, round_no: int | None) -> Journal:
+def rotate(
+    journal: Journal,
+    key: bytes,
+    reason: str,
+    round_no: int | None,
+    then: Sequence[Row] = (),
+) -> Journal:
     """Seal ``journal`` (the live file) and open the set's next file, whose first row goes
-    on from its last. Returns the new live journal; ``journal`` is closed."""
+    on from its last, and ``then`` (the loop's snapshot) in the same transaction, so the
+    new file never holds the one without the other. Returns the new live journal;
+    ``journal`` is closed."""
     base = base_of(journal.path)
     head = journal.head
     if head.seq == 0:
@@ -160,7 +178,7 @@ def rotate(journal: Journal, key: bytes, reason: str, round_no: int | None) -> J
     journal.checkpoint()
     journal.close()
     new = Journal(target, key=key, start=head)
-    write_rotated(new, journal.path, head, origin, reason, round_no)
+    write_rotated(new, journal.path, head, origin, reason, round_no, then)
     _sync_folder(target.parent)
     return new
 
@@ -203,6 +221,27 @@ def entries(files: list[Path], key: bytes, *, since: int = 0) -> Iterator[Entry]
             if journal.last_seq <= since:
                 continue
             yield from journal.entries(since=since)
+
+
+class SetReader:
+    """A set's rows as a replay reads them (`controller.app.loop.History`): the last row
+    of a kind (a snapshot) found in the newest file that has one, its HMAC checked; the
+    rows after a seq across the files."""
+
+    def __init__(self, files: list[Path], key: bytes) -> None:
+        self.files = files
+        self._key = key
+
+    def last_authentic(self, kind: str) -> Entry | None:
+        for path in reversed(self.files):
+            with read_file(path, self._key) as journal:
+                found = journal.last_authentic(kind)
+            if found is not None:
+                return found
+        return None
+
+    def entries(self, *, since: int = 0) -> Iterator[Entry]:
+        return entries(self.files, self._key, since=since)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ import csv
 import json
 import queue
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -41,6 +41,7 @@ from controller.game import Game
 from controller.journal import Entry, Head, Journal, JournalCorrupt, JournalError
 from controller.journal_set import (
     ARCHIVE_SUFFIX,
+    SetReader,
     entries,
     first_seq_of,
     is_member,
@@ -121,7 +122,7 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
             return _export(rows, args.round, args.format, out)
         if command == "replay":
             with read_file(files[-1], key) as live:
-                return _replay(live, lambda: entries(files, key), out)
+                return _replay(live, SetReader(files, key), out)
         if command == "dealers":  # controller/app/journal_dealers.py
             return list_dealers(rows, out, as_json=args.json)
         return _last(rows, args.n, out)
@@ -209,12 +210,12 @@ def game_of(rows: Iterable[Entry]) -> Game:
     return games.spec(name).make(rules_from_dict(name, started.payload["rules"]))
 
 
-def _replay(live: Journal, history: Callable[[], Iterable[Entry]], out: TextIO) -> int:
+def _replay(live: Journal, history: SetReader, out: TextIO) -> int:
     """As the table comes back: from the last snapshot in the live file (if this code can
     use it) and the rows after it, else every row of the files given."""
     try:
-        game = game_of(history())
-        started = [e for e in history() if e.kind == "TableStarted"][-1]
+        game = game_of(history.entries())
+        started = [e for e in history.entries() if e.kind == "TableStarted"][-1]
         loop = TableLoop(game, live, queue.Queue(), rules=game_rules(started))
     except TableError as exc:
         print(f"tablectl journal: {exc}", file=sys.stderr)

@@ -38,7 +38,7 @@ from controller.journal import (
     JournalError,
     checkpoint_path,
 )
-from controller.journal_set import base_of, entries, live_path, open_live, set_files
+from controller.journal_set import SetReader, base_of, live_path, open_live, set_files
 
 log = logging.getLogger(__name__)
 
@@ -144,24 +144,28 @@ def open_table_journal(config: TableConfig) -> Journal:
         ) from None
 
 
-def full_history(config: TableConfig) -> Iterator[Entry]:
-    """Every row of the table's set of files at the table, for a replay that cannot start
-    from a snapshot; refused (before a row is applied) when the set no longer begins at
-    row 1 because older files went to the archive."""
-    base = config.journal_path
-    key = read_key(base, config.journal_key)
-    files = set_files(base)
-    if files:
-        with Journal(files[0], key=key, readonly=True, check=False) as first:
-            begins = first.origin().seq + 1
-        if begins != 1:
-            raise JournalError(
-                f"the table cannot come back: its last snapshot cannot be used (see the log "
-                f"line before this) and rows 1-{begins - 1} are in the archive, not at the "
-                f"table; put those files back beside {base.name} "
-                "(docs/install.md, 'Reading an archived day') and start again"
-            )
-    return entries(files, key)
+class TableHistory(SetReader):
+    """The table's set of files at the table, as its start replays it: the last snapshot
+    in the newest file that has one; a replay of every row refused (before a row is
+    applied) when the set no longer begins at row 1 because older files went to the
+    archive."""
+
+    def __init__(self, config: TableConfig) -> None:
+        self.base = config.journal_path
+        super().__init__(set_files(self.base), read_key(self.base, config.journal_key))
+
+    def entries(self, *, since: int = 0) -> Iterator[Entry]:
+        if since == 0 and self.files:
+            with Journal(self.files[0], key=self._key, readonly=True, check=False) as first:
+                begins = first.origin().seq + 1
+            if begins != 1:
+                raise JournalError(
+                    f"the table cannot come back: it has no snapshot it can use (see the log "
+                    f"line before this) and rows 1-{begins - 1} are in the archive, not at "
+                    f"the table; put those files back beside {self.base.name} "
+                    "(docs/install.md, 'Reading an archived day') and start again"
+                )
+        return super().entries(since=since)
 
 
 REFUSED = (

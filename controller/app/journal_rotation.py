@@ -5,9 +5,10 @@ The loop calls `Rotation` after every round that ended (`TableLoop.after_round`)
 live file holds another trading day than today's (``[journal] rotate_daily``, the day
 beginning at ``day_starts``, local time), or has grown past ``rotate_mb``, the file is
 sealed and the next one opened (`controller.journal_set.rotate`: its first row goes on
-from the sealed file's last), and a snapshot is written into it at once, so the live file
-alone is enough to bring the table back after a power cut. The archive (if configured) is
-then woken to take the sealed file away (`controller.app.journal_archive`).
+from the sealed file's last), and a snapshot is written into it with its first row, in one
+transaction, so the live file alone is enough to bring the table back after a power cut.
+The archive (if configured) is then woken to take the sealed file away
+(`controller.app.journal_archive`).
 
 Rotating only between rounds keeps a round's rows in one file (``journal last`` reads
 across files anyway) and costs the controller thread one more file's creation (a few
@@ -88,12 +89,12 @@ class Rotation:
             return
         sealed = loop.journal.path
         try:
-            loop.journal = rotate(loop.journal, self._key, reason, loop.game.round_no)
+            loop.journal = rotate(loop.journal, self._key, reason, loop.game.round_no,
+                                  [loop.snapshot_row()])  # fmt: skip
         except JournalError:
             log.critical("the journal could not rotate (%s)", reason)
             raise  # the loop stops: it has no journal to write to
         self._day = (loop.journal.path, self.trading_day(self._now()))  # the day it holds
-        loop.write_snapshot()  # the new file is enough on its own for a restart
         self.rotations += 1
         log.warning("journal rotated (%s): %s sealed, now %s", reason, sealed.name,
                     loop.journal.path.name)  # fmt: skip

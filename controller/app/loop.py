@@ -62,6 +62,7 @@ from typing import Any, Protocol
 from controller.app import snapshots
 from controller.app.loop_parts import (
     ControllerFault,
+    History,
     JournalBroken,
     Stop,
     command_channel,
@@ -75,6 +76,7 @@ from controller.journal import (
     Entry,
     Journal,
     JournalError,
+    Row,
     as_row,
     decode_event,
     to_jsonable,
@@ -95,7 +97,9 @@ from controller.ports import (
     SupervisorPinRefused,
 )
 
-__all__ = ["BURST", "ControllerFault", "Device", "JournalBroken", "Stop", "TableLoop"]
+__all__ = [
+    "BURST", "ControllerFault", "Device", "History", "JournalBroken", "Stop", "TableLoop",
+]  # fmt: skip
 
 log = logging.getLogger(__name__)
 
@@ -153,18 +157,18 @@ class TableLoop:
 
     # --- recovery -----------------------------------------------------------------------
 
-    def replay(
-        self, history: Callable[[], Iterable[Entry]] | None = None, *, full: bool = False
-    ) -> int:
+    def replay(self, history: History | None = None, *, full: bool = False) -> int:
         """Bring the (fresh) game to where the journal stops; return how many events were
         applied. From the last snapshot when it can be used (`controller.app.snapshots`):
         the game and the loop's state as they were then, and the events after it; else
-        every event of ``history()`` (the whole set of files, `controller.journal_set`;
-        by default this file; ``full``: so even with a snapshot). The final state of every output channel (gate, each lamp,
+        every event. Read from ``history`` (the whole set of files,
+        `controller.journal_set.SetReader`), by default this file; ``full``: every event
+        even with a snapshot. The final state of every output channel (gate, each lamp,
         displays) is kept for `replay_outputs`, to tell the devices once they are open."""
+        source: History = self.journal if history is None else history
         entries: Iterable[Entry] | None = None
         self.restored_from = None
-        found = None if full else self.journal.last_authentic(snapshots.KIND)
+        found = None if full else source.last_authentic(snapshots.KIND)
         if found is not None:
             try:
                 restored = snapshots.decode(
@@ -179,9 +183,9 @@ class TableLoop:
                 self.channels = dict(restored.loop.channels)
                 self.resume = dict(restored.loop.resume)
                 self.restored_from = found.seq
-                entries = self.journal.entries(since=found.seq)
+                entries = source.entries(since=found.seq)
         if entries is None:
-            entries = history() if history is not None else self.journal.entries()
+            entries = source.entries()
         count = 0
         self.rounds_since_snapshot = 0
         for entry in entries:
@@ -225,12 +229,15 @@ class TableLoop:
     def loop_state(self) -> snapshots.LoopState:
         return snapshots.LoopState(self.dealer, dict(self.channels), dict(self.resume))
 
-    def write_snapshot(self) -> None:
-        """Journal a snapshot of the game and the loop now (`controller.app.snapshots`)."""
+    def snapshot_row(self) -> Row:
+        """A snapshot of the game and the loop now, as a row (`controller.app.snapshots`);
+        the next one falls due `snapshot_every` rounds from now."""
         payload = snapshots.encode(self.game, self.loop_state(), rules=self.rules_id)
-        self.journal.append(snapshots.KIND, payload, source="controller",
-                            round=self.game.round_no)  # fmt: skip
         self.rounds_since_snapshot = 0
+        return (snapshots.KIND, payload, "controller", self.game.round_no, None)
+
+    def write_snapshot(self) -> None:
+        self.journal.append_many([self.snapshot_row()])
 
     def replay_outputs(self) -> None:
         """Tell the devices the state the replayed game is in."""

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+from collections.abc import Iterable
+from typing import Protocol
 
+from controller.journal import Entry
 from controller.ports import (
     ButtonPressed,
     Command,
@@ -15,6 +18,14 @@ from controller.ports import (
     SetLamp,
     SupervisorAction,
 )
+
+
+class History(Protocol):
+    """Where a replay reads the journal: one file (`Journal`) or a set of them
+    (`controller.journal_set.SetReader`)."""
+
+    def last_authentic(self, kind: str) -> Entry | None: ...
+    def entries(self, *, since: int = 0) -> Iterable[Entry]: ...
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -9,11 +9,12 @@ pickle is compressed (zlib) and carried as base64 in a ``Snapshot`` row's payloa
 same keyed chain as every other row, with:
 
 - ``format``: this module's `FORMAT`;
-- ``code``: a digest of the code that wrote it (`code_version`: the Python version, the
-  ``transitions`` version and the source of every module of the ``controller`` package and
-  of the game's own package). A pickle holds the objects' data, not their classes: after
-  an upgrade the classes may have other fields, so a snapshot from other code is never
-  loaded;
+- ``code`` and ``modules``: a digest of the code that wrote it (`code_version`: the
+  Python version, the ``transitions`` version and the source of every module that
+  defines a class the pickle holds or one of their base classes, listed in ``modules``).
+  A pickle holds the objects' data, not their classes: after an upgrade that touched any
+  of those modules the classes may have other fields, so the snapshot is not loaded. (A
+  change elsewhere, in a module of functions, leaves the state's shape as it was.);
 - ``game`` and ``rules``: the game's name and its rules config as canonical JSON. A table
   whose config now names other rules (8 decks instead of 6) must not come back with the
   old ones inside the restored game.
@@ -90,40 +91,50 @@ def _package_root(module: str) -> str:
 
 
 @functools.cache
-def _package_digest(package: str) -> str:
-    """The digest of every ``.py`` file of an imported package (once per process)."""
-    mod = sys.modules.get(package)
-    digest = hashlib.sha256(package.encode())
-    files = getattr(mod, "__path__", None)
-    if not files:  # a single module
-        path = getattr(mod, "__file__", None)
-        sources = [Path(path)] if path else []
-    else:
-        sources = sorted(p for root in files for p in Path(root).rglob("*.py"))
-    for path in sources:
-        digest.update(str(path.name).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+def _module_digest(module: str) -> str:
+    """The digest of a module's source, as this process imported it (once per process)."""
+    path = getattr(importlib.import_module(module), "__file__", None)
+    if not path:
+        return "?"
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def code_version(game: Game) -> str:
-    """The code a snapshot of ``game`` depends on (module docstring)."""
+def code_version(modules: list[str]) -> str:
+    """The code a snapshot depends on (module docstring): the Python and ``transitions``
+    versions and the source of every module that defines a class the snapshot holds, or
+    one of its base classes."""
     try:
         transitions = importlib.metadata.version("transitions")
     except importlib.metadata.PackageNotFoundError:
         transitions = "?"
     parts = [f"py{sys.version_info[0]}.{sys.version_info[1]}", f"transitions {transitions}"]
-    for package in sorted({"controller", _package_root(type(game).__module__)}):
-        parts.append(_package_digest(package))
+    parts += [f"{m}:{_module_digest(m)}" for m in sorted(modules)]
     return hashlib.sha256(" ".join(parts).encode()).hexdigest()
+
+
+def _modules_of(data: bytes, game_package: str) -> list[str]:
+    """The modules of our own (the controller's, the game's package's) that define the
+    classes in a pickle, and their base classes."""
+    unpickler = _Unpickler(io.BytesIO(data), game_package)
+    unpickler.load()
+    ours = {"controller", game_package}
+    found: set[str] = set()
+    for cls in unpickler.classes:
+        for base in cls.__mro__ if isinstance(cls, type) else (cls,):
+            module = getattr(base, "__module__", "") or ""
+            if _package_root(module) in ours:
+                found.add(module)
+    return sorted(found)
 
 
 def encode(game: Game, loop: LoopState, *, rules: str) -> dict[str, Any]:
     """A snapshot row's payload."""
     data = pickle.dumps((game, loop), protocol=pickle.HIGHEST_PROTOCOL)
+    modules = _modules_of(data, _package_root(type(game).__module__))
     return {
         "format": FORMAT,
-        "code": code_version(game),
+        "code": code_version(modules),
+        "modules": modules,
         "game": game.name,
         "rules": rules,
         "round": game.round_no,
@@ -140,7 +151,17 @@ def decode(payload: dict[str, Any], game: Game, *, rules: str, seq: int) -> Rest
         raise SnapshotUnusable(f"it is of the game {payload.get('game')!r}, not {game.name!r}")
     if payload.get("rules") != rules:
         raise SnapshotUnusable("the rules config changed since it was taken")
-    if payload.get("code") != code_version(game):
+    modules = payload.get("modules")
+    ours = {"controller", _package_root(type(game).__module__)}
+    if not isinstance(modules, list) or not all(
+        isinstance(m, str) and _package_root(m) in ours for m in modules
+    ):
+        raise SnapshotUnusable("its list of modules is not one this code wrote")
+    try:
+        current = code_version(modules)
+    except ImportError as exc:
+        raise SnapshotUnusable(f"a module it needs is gone: {exc}") from exc
+    if payload.get("code") != current:
         raise SnapshotUnusable("written by another version of the code")
     try:
         data = zlib.decompress(base64.b64decode(str(payload["state"]), validate=True))
@@ -171,8 +192,11 @@ class _Unpickler(pickle.Unpickler):
     def __init__(self, file: io.BytesIO, game_package: str) -> None:
         super().__init__(file)
         self._allowed = {"controller", "transitions", game_package}
+        self.classes: list[Any] = []  # what it resolved (`_modules_of`)
 
     def find_class(self, module: str, name: str) -> Any:
         if _package_root(module) in self._allowed or name in _STDLIB.get(module, ()):
-            return super().find_class(module, name)
+            found = super().find_class(module, name)
+            self.classes.append(found)
+            return found
         raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a snapshot")

@@ -30,7 +30,7 @@ from controller.app.games import make_game
 from controller.app.journal_archive import Archiver
 from controller.app.journal_files import (
     BackgroundCheck,
-    full_history,
+    TableHistory,
     open_table_journal,
     read_key,
 )
@@ -38,6 +38,7 @@ from controller.app.journal_rotation import Rotation
 from controller.app.loop import JournalBroken, Stop, TableLoop
 from controller.app.preflight import preflight
 from controller.app.web import status_server
+from controller.game import Game
 from controller.journal import Journal, JournalCorrupt, to_jsonable
 from controller.ports import DeviceLost, DeviceRestored, ShowLimits
 
@@ -84,7 +85,7 @@ class RunningTable:
         self.events: queue.Queue[Any] = queue.Queue()
         journal = open_table_journal(config)
         self.journal_check: BackgroundCheck | None = None
-        self.game = make_game(config)
+        game = make_game(config)
         self.server = status_server(config, self.events) if serve else None
         self.feeds: list[Feed] = [] if self.server is None else [self.server]
         if config.pit is not None:
@@ -92,7 +93,7 @@ class RunningTable:
 
             self.feeds.append(pit_publisher(config))
         self.loop = TableLoop(
-            self.game,
+            game,
             journal,
             self.events,
             publish=self._publish,
@@ -112,6 +113,11 @@ class RunningTable:
         self._seed = seed
         self._thread: threading.Thread | None = None
         self.state: dict[str, Any] = {}
+
+    @property
+    def game(self) -> Game:
+        """The game the loop plays (after a restart: the one restored from a snapshot)."""
+        return self.loop.game
 
     @property
     def journal(self) -> Journal:
@@ -134,7 +140,7 @@ class RunningTable:
             feed.publish(state)
 
     def start(self) -> RunningTable:
-        replayed = self.loop.replay(lambda: full_history(self.config))
+        replayed = self.loop.replay(TableHistory(self.config))
         if replayed:
             log.warning("recovered from the journal: %d events replayed", replayed)
         config = self.config

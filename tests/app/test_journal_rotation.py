@@ -23,7 +23,7 @@ from controller.app.journal_rotation import Rotation
 from controller.app.loop import TableLoop
 from controller.app.snapshots import KIND
 from controller.journal import ROTATED, Journal, JournalCorrupt, to_jsonable
-from controller.journal_set import entries, open_live, set_files, verify_set
+from controller.journal_set import SetReader, open_live, set_files, verify_set
 from tests.app.loop_play import KEY, new_loop, play
 
 KB = 1024
@@ -76,7 +76,7 @@ def test_the_chain_goes_on_across_files_and_the_live_file_alone_brings_it_back(
         fast = new_loop(game, live, events=queue.Queue(), rules=rules)
         fast.replay()
         full = new_loop(game, live, events=queue.Queue(), rules=rules)
-        full.replay(lambda: entries(files, KEY), full=True)
+        full.replay(SetReader(files, KEY), full=True)
         assert fast.restored_from is not None and full.restored_from is None
         assert fast.game.view() == loop.game.view() == full.game.view()
         assert fast.loop_state() == full.loop_state()
