@@ -43,6 +43,10 @@ _POKER = [
     "tests/controller/poker/test_poker_rules.py",
     "tests/controller/poker/test_poker_clauses_second_pass.py",
 ]
+_BLACKJACK = [
+    f"tests/controller/blackjack/test_{name}_bites.py"
+    for name in ("actions", "dealing", "layout", "machine", "round")
+]
 IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
     "firmware_bridge/frame.py": (["<module>"], [_BRIDGE]),
     "firmware_bridge/session.py": (
@@ -71,6 +75,9 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
         ],
     ),
     "controller/poker/showdown.py": (["<module>"], _POKER),
+    "controller/blackjack/dealing.py": (["<module>"], _BLACKJACK),
+    "controller/blackjack/layout.py": (["<module>"], _BLACKJACK),
+    "controller/blackjack/round.py": (["<module>"], _BLACKJACK),
     "controller/blackjack/settlement.py": (
         ["<module>"],
         [

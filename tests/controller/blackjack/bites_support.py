@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bj_script import NO_MORE_BETS, ScriptedTable
+from bj_script import NEXT, NO_MORE_BETS, ScriptedTable
 
 from controller.blackjack.rules import Variants
 from controller.errors import IllegalAction
@@ -51,4 +51,35 @@ def dealt(
         script.table.place_wager(box, person, amount)
     script.press(NO_MORE_BETS)
     script.deal(*cards.split())
+    return script
+
+
+# Box 1 holds a wager of 4 in each; the dealer's ace opens insurance where it must.
+_TO_STATE: dict[str, tuple[str, ...]] = {
+    "no_more_bets": (),
+    "initial_deal": ("9s",),
+    "insurance": ("9s", "Ad", "8c"),
+    "boxes_acting": ("9s", "7d", "8c"),
+    "dealer_second": ("9s", "7d", "8c", "NEXT"),
+    "insurance_settlement": ("9s", "Ad", "8c", "insurance1", "NEXT", "NEXT", "9h"),
+    "dealer_drawing": ("9s", "5d", "8c", "NEXT", "6h"),
+}
+ROUND_STATES = tuple(_TO_STATE)
+"""The states of a round in play, from NO MORE BETS to the dealer's hand (not settled)."""
+
+
+def at(state: str, variants: Variants | None = None) -> ScriptedTable:
+    """A table with box 1's wager of 4 (chips sensed) played on to ``state``."""
+    script = betting(variants)
+    script.occupy("box1", 4)
+    script.press(NO_MORE_BETS)
+    for step in _TO_STATE[state]:
+        if step == "NEXT":
+            script.press(NEXT)
+        elif step.startswith("insurance"):
+            script.occupy(step, 2)
+        else:
+            script.deal(step)
+    if script.state != state:
+        raise AssertionError(f"the script reached {script.state}, not {state}")
     return script

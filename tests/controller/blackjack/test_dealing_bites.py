@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 
 import pytest
-from bites_support import dealt, refusal
+from bites_support import at, dealt, refusal
 from bj_script import INSURANCE_CLOSED, NEXT, NO_MORE_BETS, VOID_HAND, ScriptedTable
 
 from controller.blackjack.records import (
@@ -343,3 +343,23 @@ def test_hold_procedure_a_kept_card_with_no_hand_is_logged_with_the_decision(
         s.supervisor("Ana", HoldDecision.KEEP_CARD)
     assert "kept card 4c belongs to no hand (decision keep_card)" in caplog.messages
     assert s.state == "settlement"
+
+
+@pytest.mark.parametrize(
+    "state",
+    ["insurance", "boxes_acting", "dealer_second", "insurance_settlement", "dealer_drawing"],
+)
+def test_rule_9_6_one_box_s_hand_may_be_voided_in_every_state_of_play(state: str) -> None:
+    s = at(state)
+    s.table.verify_void_box(1)
+    s.press(VOID_HAND)  # and while the table holds from that state
+    s.table.verify_void_box(1)
+
+
+@pytest.mark.parametrize("state", ["no_more_bets", "initial_deal"])
+def test_rule_9_6_no_box_s_hand_is_voided_before_the_deal_is_done(state: str) -> None:
+    s = at(state)
+    assert refusal(lambda: s.table.verify_void_box(1)) == (
+        "9.6",
+        f"one box's hand can be voided only during play, not in {state}",
+    )

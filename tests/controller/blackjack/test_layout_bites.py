@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 
 import pytest
-from bites_support import betting, dealt
+from bites_support import ROUND_STATES, at, betting, dealt
 from bj_script import DOUBLE, NEXT, NO_MORE_BETS, VOID_HAND
 
 from controller.blackjack.records import (
@@ -240,3 +240,36 @@ def test_rule_4_1_a_presence_edge_after_the_result_is_not_a_collection() -> None
     out = s.press(NEXT)
     assert [o.rule for o in out if isinstance(o, ActionRefused)] == ["4.1"]
     assert s.state == "settlement"
+
+
+# --- 4.2 / 9.2 / 9.5 in every state of a round in play -----------------------------------------
+
+
+@pytest.mark.parametrize("state", ROUND_STATES)
+def test_rule_4_2_no_wager_changes_in_any_state_after_betting_closed(state: str) -> None:
+    s = at(state)
+    out = s.occupy("box1", 6)
+    assert [(v.rule, v.state) for v in s.of(Violation, out)] == [("4.2", state)]
+
+
+@pytest.mark.parametrize("state", [s for s in ROUND_STATES if s != "insurance"])
+def test_rule_9_2_no_insurance_placed_outside_the_insurance_state(state: str) -> None:
+    s = at(state)
+    out = (
+        s.occupy("insurance1.p2", 2)
+        if state == "insurance_settlement"
+        else s.occupy("insurance1", 2)
+    )
+    assert [(v.rule, v.state) for v in s.of(Violation, out)] == [("9.2", state)]
+
+
+@pytest.mark.parametrize("state", ["boxes_acting", "dealer_second"])
+def test_rule_9_5_insurance_stands_until_paid_or_collected(state: str) -> None:
+    s = at("insurance")
+    s.occupy("insurance1", 2)
+    s.press(NEXT)  # insurance closes
+    if state == "dealer_second":
+        s.press(NEXT)  # 17 stands
+    assert s.state == state
+    out = s.clear("insurance1")
+    assert [(v.rule, v.state) for v in s.of(Violation, out)] == [("9.5", state)]
