@@ -208,13 +208,15 @@ CSV_COLUMNS = [
     "hold_pct",
     "holds",
     "holds_by_rule",
+    "payout_mismatches",
 ]
 
 
 def figures_csv(figures: dict[str, list[dict[str, Any]]], start: str, end: str) -> str:
     """One row per table, game, dealer and the floor (``scope``; ``id`` the table id, the
     game, the dealer's staff id, or ``floor``); money in whole chip units; the holds by rule
-    as ``rule:count`` joined by ``;``; times in ISO 8601 UTC."""
+    as ``rule:count`` joined by ``;``, the payout mismatches as ``kind:count:amount``
+    (issue 18); times in ISO 8601 UTC."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
@@ -244,6 +246,10 @@ def _csv_row(start: str, end: str, scope: str, item: dict[str, Any]) -> list[Any
         "" if pct is None else pct,
         item["holds"],
         by_rule,
+        ";".join(
+            f"{kind}:{m['count']}:{m['amount']}"
+            for kind, m in item.get("payout_mismatches", {}).items()
+        ),
     ]
 
 

@@ -3,13 +3,15 @@ by kind with their amounts, and a possible counterfeit chip in the alarm log."""
 
 from __future__ import annotations
 
+import csv
 import datetime
+import io
 from pathlib import Path
 from typing import Any
 
 from controller.app.pit import ALARM_KINDS
 from controller.app.pit_alarms import AlarmLog
-from controller.app.pit_figures import shift_figures
+from controller.app.pit_figures import figures_csv, shift_figures
 from controller.app.pit_store import KEPT_KINDS, PitStore
 
 START = 1_800_000_000.0
@@ -67,3 +69,11 @@ def test_a_counterfeit_chip_is_an_alarm_on_the_floor(tmp_path: Path) -> None:
     assert entry["severity"] == "counterfeit" and entry["alert"] is True
     assert entry["words"] == "Possible counterfeit chip"
     assert "possible counterfeit" in entry["message"]
+
+
+def test_the_csv_carries_the_mismatches_by_kind_count_and_amount() -> None:
+    figures = shift_figures(ROWS, START, START + 3600)
+    lines = list(csv.DictReader(io.StringIO(figures_csv(figures, "a", "b"))))
+    by_id = {(r["scope"], r["id"]): r for r in lines}
+    assert by_id[("table", "bj-01")]["payout_mismatches"] == "over:2:15;uncollected:1:20"
+    assert by_id[("dealer", "d02")]["payout_mismatches"] == "under:1:5"
