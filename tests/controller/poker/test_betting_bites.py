@@ -217,3 +217,21 @@ def test_rule_11_5_no_raise_when_nobody_could_call_it() -> None:
     b = first_round()
     b.fold(3)
     b.verify_raise(4, 2)  # seats 1 and 2 could still call
+
+
+def test_rule_11_2_c_a_blind_s_call_adds_to_its_blind() -> None:
+    b = first_round()
+    b.call(3)
+    b.call(4)
+    assert b.call(1) == ActionTaken(1, "call", 1, 2, False, "11.2(c)")
+    assert b.bets[1] == 2 and b.contributed[1] == 2 and b.to_call(1) == 0
+
+
+def test_rule_11_4_b_after_the_opener_folds_the_others_act_under_11_4_b() -> None:
+    b = final_round()
+    assert b.fold(3) == ActionTaken(3, "fold", 0, 0, False, "11.4(a)")
+    assert b.turn_rule() == "11.4(b)"
+    assert refusal(lambda: b.verify_check(1)) == (
+        "11.4(b)",
+        "seat 1 acts out of turn: seat 4 to act",
+    )
