@@ -282,7 +282,7 @@ class ShowLimits(Command):
 @dataclass(frozen=True, slots=True)
 class DeviceNeeds:
     """The table hardware a game cannot run without, checked against the ``[pins]`` map
-    before any pin moves (drivers/pinmap.py): console buttons, lamps, at least one box
+    before any pin moves (controller/app/config/pins.py): console buttons, lamps, at least one box
     sensor (``box_spot``), the dealer-button position display (``position_display``).
     Each game says its own in its `controller.game.GameSpec`."""
 

@@ -19,10 +19,11 @@ import importlib
 import logging
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import NoReturn
 
 from controller.errors import TableError
+from controller.game.arguments import whole
 
 log = logging.getLogger(__name__)
 
@@ -58,22 +59,10 @@ class Parser(argparse.ArgumentParser):
 
 def tcp_port(text: str) -> int:
     """An argparse type: a TCP port, 0 to 65535 (0: any free port)."""
-    value = _whole(text)
+    value = whole(text)
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"{value} is not a TCP port (0 to 65535)")
     return value
-
-
-def at_least(low: int) -> Callable[[str], int]:
-    """An argparse type: a whole number no smaller than ``low`` (a count, decks, seats)."""
-
-    def check(text: str) -> int:
-        value = _whole(text)
-        if value < low:
-            raise argparse.ArgumentTypeError(f"must be {low} or more, not {value}")
-        return value
-
-    return check
 
 
 def seconds(text: str) -> float:
@@ -85,13 +74,6 @@ def seconds(text: str) -> float:
     if not 0.0 <= value < float("inf"):
         raise argparse.ArgumentTypeError(f"{text} is not a number of seconds, 0 or more")
     return value
-
-
-def _whole(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -50,9 +50,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from controller.app.cli import at_least, seconds
+from controller.app.cli import seconds
 from controller.cards import DECK, Card, CardError
 from controller.errors import ConfigError
+from controller.game.arguments import at_least
 from controller.ports import CardDrawn, DeviceFault, DeviceLost, Event, Fault, ShoeStatusChanged
 from drivers.card_source import CardSource
 from drivers.deck import CUT, DeckEnrolment, load_deck

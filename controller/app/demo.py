@@ -31,12 +31,13 @@ import threading
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
-from controller.app.cli import at_least, seconds, tcp_port
+from controller.app.cli import seconds, tcp_port
 from controller.app.config import ShoeConfig, TableConfig, load_config
 from controller.app.demo_chips import mistakes_line, open_chip_reader, rate, with_chip_readers
 from controller.app.table import RunningTable
 from controller.errors import ConfigError, TableError
 from controller.game import DEFAULT, names, spec
+from controller.game.arguments import at_least
 from controller.ports import ConsoleAction, DealerSignedIn, SupervisorAction
 from sim_hardware.dealer import TableHands
 from sim_hardware.device import SimulatedChipReader

@@ -23,8 +23,9 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
-from controller.app.cli import at_least, seconds
+from controller.app.cli import seconds
 from controller.errors import ConfigError
+from controller.game.arguments import at_least
 from controller.ports import CardDrawn, DeviceFault, DeviceLost, DeviceRestored, Event, Fault
 from drivers.deck import DeckEnrolment, load_deck
 from drivers.errors import DeviceError

@@ -18,7 +18,8 @@ import threading
 import time
 from typing import TextIO
 
-from controller.app.cli import at_least, seconds
+from controller.app.cli import seconds
+from controller.game.arguments import at_least
 from controller.ports import (
     CardDrawn,
     ChipsSensed,

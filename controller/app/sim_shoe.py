@@ -15,7 +15,8 @@ import sys
 import threading
 from typing import TextIO
 
-from controller.app.cli import at_least, seconds, tcp_port
+from controller.app.cli import seconds, tcp_port
+from controller.game.arguments import at_least
 from sim_hardware.device import DeviceRefused
 from sim_hardware.faults import FaultyLink, LineFaults
 from sim_hardware.link import Link, PtyLink, TcpLink
