@@ -222,3 +222,43 @@ def test_rule_11_3_b_a_dead_card_during_the_reshuffle_is_counted_out_of_it() -> 
     assert d.give(card("9h")) == []
     assert d.pile_left == 2 and d.rack.dead == [card("9h")]
     assert card("9h") in d.redealt
+
+
+def short_stub() -> Draw:
+    """Seat 3 discards 9h (and gets 2d), seat 4 stands pat, seat 1 discards all five with
+    two cards left in the stub: 11.3(b) offers seat 3's one discard."""
+    d = draw(stub=3)
+    d.discard(3, 1, cards("9h"))
+    d.card(card("2d"))
+    d.discard(4, 0, None)
+    d.discard(1, 5, None)
+    d.card(card("4d"))
+    assert d.card(card("5d")) == [ReshuffleAllowed(1, ((3, 1),), ("9h",), (1,))]
+    assert d.owed == 3 and d.pile_left == 1
+    return d
+
+
+def test_rule_11_3_b_the_dealer_is_told_once_when_nothing_is_left_to_shuffle() -> None:
+    d = short_stub()
+    assert d.card(card("9h")) == [ReshuffleAllowed(1, (), (), (1,))]  # the pile is out too
+    assert d.give(card("Kd")) == []  # a card accepted: still nothing new to shuffle, no repeat
+    assert d.owed == 1
+
+
+def test_rule_11_3_b_a_dead_card_may_take_the_last_of_the_reshuffled_discards() -> None:
+    d = short_stub()
+    assert d.set_aside(card("9h")) == [ReshuffleAllowed(1, (), (), (1,))]  # out while owed
+    assert d.pile_left == 0 and d.rack.dead == [card("9h")]
+
+
+def test_rule_11_3_b_a_dead_card_that_empties_the_stub_while_a_seat_is_owed() -> None:
+    d = draw(stub=1)
+    d.discard(3, 2, cards("9h Js"))
+    assert d.set_aside(card("2d")) == [ReshuffleAllowed(3, (), (), (3, 4, 1))]
+    assert d.stub == 0
+
+
+def test_rule_11_3_b_no_reshuffle_before_the_next_player_announces() -> None:
+    d = draw(stub=1)
+    assert d.give(card("2d")) == []  # owed to nobody: dead; the stub is out, but nobody asks
+    assert d.stub == 0 and not d.reshuffled
