@@ -5,10 +5,11 @@ Kept apart from `controller.journal` (the file under its key) so that module sta
 reason to change and under 500 lines.
 
 The checkpoint is a small file of its own rather than a table in the journal so that
-writing it never touches the journal file (no second fsync per event: it is written without one, by rename, after a
-successful check at open and when a round ends, never ahead of the rows it names, which
-are already on disk), and so that a journal found broken while the table runs can be
-marked so (`Journal.mark_broken`) without writing to the journal file.
+writing it never touches the journal file (no second fsync per event: it is written
+without one, by rename, after a successful check at open and when a round ends, never
+ahead of the rows it names, which are already on disk), and so that a journal found
+broken while the table runs can be marked so (`Journal.mark_broken`) without writing to
+the journal file.
 """
 
 from __future__ import annotations

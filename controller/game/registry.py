@@ -89,5 +89,6 @@ def spec(name: str) -> GameSpec:
 
 
 def device_needs() -> dict[str, DeviceNeeds]:
-    """What each known game needs wired (controller/app/config/pins.py checks a pin map against it)."""
+    """What each known game needs wired (controller/app/config/pins.py checks a pin map
+    against it)."""
     return {name: spec(name).devices for name in names()}
