@@ -75,6 +75,11 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
         ],
     ),
     "controller/poker/showdown.py": (["<module>"], _POKER),
+    "controller/poker/betting.py": (
+        ["<module>"],
+        ["tests/controller/poker/test_betting_bites.py"],
+    ),
+    "controller/poker/draw.py": (["<module>"], ["tests/controller/poker/test_draw_bites.py"]),
     "controller/blackjack/dealing.py": (["<module>"], _BLACKJACK),
     "controller/blackjack/layout.py": (["<module>"], _BLACKJACK),
     "controller/blackjack/round.py": (["<module>"], _BLACKJACK),
