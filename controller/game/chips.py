@@ -55,6 +55,7 @@ __all__ = [
     "SpotExpected",
     "WinningsPaid",
     "check_chips",
+    "money",
 ]
 
 CHIP_RULE = "chip inventory"  # not a Gazette clause: the casino's own chip inventory
@@ -105,7 +106,8 @@ class PayoutMismatch:
     blackjack). ``owed``: the winnings due on it; ``paid``: what the dealer added to the
     player's own chips (negative when chips of a stake that stands were taken); for an
     uncollected losing wager, ``paid`` is what is still on the spot. ``text`` is what the
-    box shows ("Box 2: paid 25, owed 20: 5 over (rule 4.1)")."""
+    box shows, its amounts written as the page writes money (`money`): "Box 2: paid $25,
+    owed $20: $5 over (rule 4.1)"."""
 
     box: int
     spot: str
@@ -228,6 +230,14 @@ def check_chips(
 # --- the settlement check ------------------------------------------------------------------
 
 
+def money(units: int) -> str:
+    """Chip units as the status page writes money ("$1,250"; faces.js ``money``: a dollar
+    sign and en-NZ thousands), so a mismatch's words on the box, the NEXT line and the
+    refusal read like the box's own PAY and TAKE lines beside them (issue 18)."""
+    sign = "-" if units < 0 else ""
+    return f"{sign}${abs(units):,}"
+
+
 def _mismatch(expected: SpotExpected, reads: int, rule: str) -> PayoutMismatch | None:
     """What is wrong with ``reads`` on a spot expecting ``expected``, or None."""
     if reads == expected.end:
@@ -237,15 +247,16 @@ def _mismatch(expected: SpotExpected, reads: int, rule: str) -> PayoutMismatch |
     if expected.end == 0:
         return PayoutMismatch(
             expected.box, expected.spot, MismatchKind.UNCOLLECTED, 0, reads, reads, rule,
-            f"{label}: losing wager not collected: {reads} still on the spot {cited}",
+            f"{label}: losing wager not collected: {money(reads)} still on the spot {cited}",
         )  # fmt: skip
     paid = reads - expected.base
     kind = MismatchKind.OVER if reads > expected.end else MismatchKind.UNDER
     diff = abs(reads - expected.end)
+    owed, off = money(expected.owed), f"{money(diff)} {kind} {cited}"
     if paid < 0:
-        text = f"{label}: {-paid} of the stake taken, owed {expected.owed}: {diff} {kind} {cited}"
+        text = f"{label}: {money(-paid)} of the stake taken, owed {owed}: {off}"
     else:
-        text = f"{label}: paid {paid}, owed {expected.owed}: {diff} {kind} {cited}"
+        text = f"{label}: paid {money(paid)}, owed {owed}: {off}"
     return PayoutMismatch(expected.box, expected.spot, kind, expected.owed, paid, reads, rule, text)
 
 

@@ -31,7 +31,7 @@ from controller.ports import (  # noqa: E402
     ConsoleButton,
 )
 
-TEXT = "Box 2: paid 25, owed 20: 5 over (rule 4.1)"
+TEXT = "Box 2: paid $25, owed $20: $5 over (rule 4.1)"
 
 
 def mismatch_state() -> dict[str, Any]:

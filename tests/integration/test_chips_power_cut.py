@@ -94,12 +94,12 @@ def test_rule_4_1_sigkill_in_a_mismatch_comes_back_refusing_next(
         assert state["view"]["state"] == "settlement"
 
         state = chips("box1", 45)  # 25 paid on a 20 win
-        assert box(state, 1)["mismatch"] == "Box 1: paid 25, owed 20: 5 over (rule 4.1)"
+        assert box(state, 1)["mismatch"] == "Box 1: paid $25, owed $20: $5 over (rule 4.1)"
 
         controller.kill()  # at rest, in the mismatch
         state = controller.start()
         assert state["recovered"] is True
-        assert box(state, 1)["mismatch"] == "Box 1: paid 25, owed 20: 5 over (rule 4.1)"
+        assert box(state, 1)["mismatch"] == "Box 1: paid $25, owed $20: $5 over (rule 4.1)"
         assert state["view"]["buttons"]["next"] is False
 
         reader.sense("box1", 50)  # more chips, and the power goes before it is journaled
@@ -107,14 +107,14 @@ def test_rule_4_1_sigkill_in_a_mismatch_comes_back_refusing_next(
         state = controller.start()
         assert reader.wait_until_acknowledged(10.0)  # resent to the new controller
         state = settle(client, state.get("journal_seq", 0))
-        assert box(state, 1)["mismatch"] == "Box 1: paid 30, owed 20: 10 over (rule 4.1)"
+        assert box(state, 1)["mismatch"] == "Box 1: paid $30, owed $20: $10 over (rule 4.1)"
 
         state = act(lambda: hands.press("next"))
         assert state["view"]["state"] == "settlement"  # still refused
         refused = [n for n in state["notices"] if n.get("type") == "ActionRefused"]
         assert refused and refused[-1]["rule"] == "4.1"
-        assert "paid 30, owed 20: 10 over" in refused[-1]["reason"]
-        assert "Box 2: losing wager not collected: 20" in refused[-1]["reason"]
+        assert "paid $30, owed $20: $10 over" in refused[-1]["reason"]
+        assert "Box 2: losing wager not collected: $20" in refused[-1]["reason"]
 
         chips("box1", 40)  # the dealer takes the 10 back
         body = {

@@ -17,6 +17,7 @@ from controller.game.chips import (
     MismatchKind,
     PayoutMismatch,
     WinningsPaid,
+    money,
 )
 from controller.ports import ButtonPressed, ConsoleButton, SupervisorAction
 from tests.controller.blackjack.bj_script import NEXT, NO_MORE_BETS, ScriptedTable
@@ -67,12 +68,12 @@ def test_rule_4_1_overpay_shown_at_once_and_next_refused() -> None:
     out = s.occupy("box1", 45)  # 25 paid on a 20 win
     [mismatch] = s.of(PayoutMismatch, out)
     assert (mismatch.box, mismatch.kind, mismatch.owed, mismatch.paid) == (1, "over", 20, 25)
-    assert mismatch.text == "Box 1: paid 25, owed 20: 5 over (rule 4.1)"
+    assert mismatch.text == "Box 1: paid $25, owed $20: $5 over (rule 4.1)"
     assert box_mismatch(s, 1) == mismatch.text
     pay_right(s, "box1")
     out = s.press(NEXT)
     [refused] = s.of(ActionRefused, out)
-    assert refused.rule == "4.1" and "Box 1: paid 25, owed 20: 5 over" in refused.reason
+    assert refused.rule == "4.1" and "Box 1: paid $25, owed $20: $5 over" in refused.reason
     assert s.state == "settlement"
     view = snapshot(s.table)
     assert view.buttons["next"] is False and "PAYOUT MISMATCH" in view.next_action
@@ -82,7 +83,7 @@ def test_rule_4_1_underpay_then_corrected_by_the_dealer() -> None:
     s = settled()
     [under] = s.of(PayoutMismatch, s.occupy("box2", 35))
     assert (under.kind, under.owed, under.paid) == (MismatchKind.UNDER, 20, 15)
-    assert under.text == "Box 2: paid 15, owed 20: 5 under (rule 4.1)"
+    assert under.text == "Box 2: paid $15, owed $20: $5 under (rule 4.1)"
     pay_right(s, "box2")
     s.press(NEXT)
     assert s.state == "settlement"  # refused while box 2 is short
@@ -98,6 +99,7 @@ def test_rule_4_1_uncollected_losing_wager_found_at_next() -> None:
     out = s.press(NEXT)
     [left] = s.of(PayoutMismatch, out)
     assert (left.box, left.kind, left.paid) == (4, MismatchKind.UNCOLLECTED, 20)
+    assert left.text == "Box 4: losing wager not collected: $20 still on the spot (rule 4.1)"
     assert s.of(ActionRefused, out)[0].rule == "4.1"
     assert s.state == "settlement"
     s.occupy("box4", 0)  # collected
@@ -115,12 +117,27 @@ def test_rule_4_1_a_player_picking_up_does_not_hide_a_mismatch() -> None:
     assert s.state == "settlement" and len(s.of(PayoutMismatch)) == 1
 
 
+def test_rule_4_1_mismatch_amounts_read_as_the_page_writes_money() -> None:
+    """The box's mismatch line sits beside its PAY and TAKE lines, which the page writes
+    as "$1,250" (faces.js money): the mismatch's amounts are written the same way."""
+    assert (money(0), money(20), money(1250), money(1_000_000)) == (
+        "$0",
+        "$20",
+        "$1,250",
+        "$1,000,000",
+    )
+    s = settled(wagers={"box1": 1000, "box2": 20, "box3": 20, "box4": 20})
+    [over] = s.of(PayoutMismatch, s.occupy("box1", 2250))  # 1,250 paid on a 1,000 win
+    assert over.text == "Box 1: paid $1,250, owed $1,000: $250 over (rule 4.1)"
+    assert box_mismatch(s, 1) == over.text
+
+
 def test_rule_4_1_a_stand_off_cut_short_is_under() -> None:
     s = settled()
     pay_right(s)
     [short] = s.of(PayoutMismatch, s.occupy("box3", 15))
     assert (short.kind, short.owed, short.paid) == (MismatchKind.UNDER, 0, -5)
-    assert "5 of the stake taken" in short.text
+    assert short.text == "Box 3: $5 of the stake taken, owed $0: $5 under (rule 4.1)"
 
 
 def test_rule_4_1_supervisor_accepts_the_difference_with_a_reason() -> None:

@@ -33,10 +33,10 @@ def test_rule_is_the_games_own_and_cited() -> None:
     check = readers("3.2")  # a baccarat clause, say: the kernel names no game
     [over] = check.sensed("s1", True, 35)
     assert isinstance(over, PayoutMismatch)
-    assert over.text == "Spot 1: paid 25, owed 10: 15 over (rule 3.2)"
+    assert over.text == "Spot 1: paid $25, owed $10: $15 over (rule 3.2)"
     with pytest.raises(IllegalAction) as refused:
         check.verify_next()
-    assert refused.value.rule == "3.2" and "Spot 1: paid 25, owed 10" in refused.value.reason
+    assert refused.value.rule == "3.2" and "Spot 1: paid $25, owed $10" in refused.value.reason
 
 
 def test_untouched_spots_are_judged_only_when_the_next_round_is_asked_for() -> None:
