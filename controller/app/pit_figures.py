@@ -17,7 +17,8 @@ Per table, per game and per dealer since the shift's start:
 - ``holds`` and ``holds_by_rule``: the violations (HOLDs), by the rule they cite;
 - ``payout_mismatches`` (issue 18, only where there were any): the payouts the chips
   disagreed with (``PayoutMismatch``), by kind (over, under, uncollected): how many, and
-  the amounts in question (each the difference between paid and owed).
+  the amounts in question (each the difference between paid and owed). Each mismatch is
+  counted once over its life (`MismatchLives`), however often its spot was read wrong.
 
 Money is whole chip units (DESIGN "Money"), never floats; only the rates are.
 """
@@ -94,6 +95,57 @@ class Figures:
         }
 
 
+# the rows that end a mismatch's life: the spot read right, or a supervisor accepted it
+MISMATCH_CLOSED = frozenset({"MismatchCorrected", "MismatchAccepted"})
+
+
+class MismatchLives:
+    """Payout mismatches counted once each, from the rows that open and close them.
+
+    A spot read wrong journals a ``PayoutMismatch`` at every wrong reading (paid 25 on a
+    20 win, then 30 as the dealer stacks more): one mistake, several rows. A mismatch
+    lives from its first row on a table's spot in a round until the spot reads right
+    (``MismatchCorrected``) or a supervisor accepts it (``MismatchAccepted``); the kernel
+    judges a spot no more after that (controller/game/chips.py), so a later row on the
+    same spot, or one in another round, is a new mismatch.
+
+    A life counts under the kind and amount of its last row: the difference as it stood
+    when the dealer put it right or the supervisor accepted it (or stands still), which is
+    the money in question; the dealer is the one signed in at its first row, who paid it.
+    """
+
+    def __init__(self) -> None:
+        self.open: dict[tuple[str, Any, str], int] = {}  # (table, round, spot) -> life
+        self.lives: list[tuple[tuple[Figures, ...], dict[str, Any]]] = []
+
+    @staticmethod
+    def key(row: dict[str, Any]) -> tuple[str, Any, str]:
+        payload = row["payload"]
+        return (row["table"], row.get("round"), str(payload.get("spot") or payload.get("box")))
+
+    def take(self, row: dict[str, Any], targets: tuple[Figures, ...]) -> None:
+        """One ``PayoutMismatch`` or closing row, with the figures it counts in."""
+        key = self.key(row)
+        if row["kind"] in MISMATCH_CLOSED:
+            self.open.pop(key, None)
+        elif key in self.open:  # the same mismatch read again: its latest difference
+            life = self.open[key]
+            self.lives[life] = (self.lives[life][0], row["payload"])
+        else:
+            self.open[key] = len(self.lives)
+            self.lives.append((targets, row["payload"]))
+
+    def count(self) -> None:
+        """Add each life once to the figures it counts in."""
+        for targets, payload in self.lives:
+            kind = str(payload.get("kind") or "?")
+            amount = abs(int(payload.get("paid") or 0) - int(payload.get("owed") or 0))
+            for figures in targets:
+                counts = figures.mismatches.setdefault(kind, [0, 0])
+                counts[0] += 1
+                counts[1] += amount
+
+
 def _games(rows: Iterable[dict[str, Any]]) -> dict[str, str]:
     games: dict[str, str] = {}
     ends = {kind: spec.name for kind, spec in round_ends().items()}
@@ -147,6 +199,7 @@ def shift_figures(
     dealers: dict[str, Figures] = {}
     floor = Figures("floor")
     hours = max(0.0, now - start) / 3600
+    mismatches = MismatchLives()
     for row in rows:
         table = tables.setdefault(row["table"], Figures(row["table"], known.get(row["table"], "")))
         game = by_game.setdefault(table.game, Figures(table.game, table.game))
@@ -163,14 +216,9 @@ def shift_figures(
             for figures in targets:
                 figures.holds += 1
                 figures.holds_by_rule[rule] = figures.holds_by_rule.get(rule, 0) + 1
-        elif row["kind"] == "PayoutMismatch":  # counted against the dealer signed in
-            payload = row["payload"]
-            kind = str(payload.get("kind") or "?")
-            amount = abs(int(payload.get("paid") or 0) - int(payload.get("owed") or 0))
-            for figures in targets:
-                counts = figures.mismatches.setdefault(kind, [0, 0])
-                counts[0] += 1
-                counts[1] += amount
+        elif row["kind"] == "PayoutMismatch" or row["kind"] in MISMATCH_CLOSED:
+            mismatches.take(row, targets)  # counted against the dealer signed in
+    mismatches.count()
     names = {**(dealer_names or {})}
     for row in rows:
         if row["kind"] == "DealerSignedIn":

@@ -51,6 +51,8 @@ KEPT_KINDS = frozenset(
         "TableStarted",
         "JournalReopened",
         "PayoutMismatch",  # the chips disagreed with the payout (issue 18): the figures
+        "MismatchCorrected",  # ... and the rows that end a mismatch, so each counts once
+        "MismatchAccepted",
         "ChipAlarm",  # a possible counterfeit chip (issue 18): the alarm log
     }
 )
