@@ -197,3 +197,27 @@ def _rules(game: str) -> dict[str, Any]:
     rules: dict[str, Any] = to_jsonable(demo_config(game, Path("x.sqlite"), port=0).rules)
     rules.pop("type")
     return rules
+
+
+def test_verify_names_the_file_and_row_of_a_break_across_files(tmp_path: Path) -> None:
+    base = tmp_path / "journal.sqlite"
+    _rotating("poker", base, _keeping(tmp_path), rounds=6).journal.close()
+    _key_beside(base)
+    files = set_files(base)
+    assert len(files) >= 3
+    code, text = _cli("verify", base)
+    assert code == 0 and f"in {len(files)} files" in text
+    middle = files[1]
+    with Journal(middle, key=KEY, readonly=True) as journal:
+        seq = journal.origin().seq + 3
+    db = sqlite3.connect(middle)
+    db.execute("DROP TRIGGER journal_no_update")
+    db.execute("UPDATE journal SET wall = '2026-01-01T00:00:00+00:00' WHERE seq = ?", (seq,))
+    db.commit()
+    db.close()
+    code, text = _cli("verify", base)
+    assert code == 1
+    assert text.startswith(f"BROKEN: journal row {seq}: in {middle.name}: content changed")
+    middle.rename(middle.with_name("moved.sqlite"))  # a whole file taken out of the set
+    code, text = _cli("verify", base)
+    assert code == 1 and f"in {files[2].name}: does not follow {files[0].name}" in text
