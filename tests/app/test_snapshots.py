@@ -25,7 +25,7 @@ from controller.app.devices import shoe_resume
 from controller.app.games import make_game
 from controller.app.loop import TableLoop
 from controller.journal import Journal, JournalCorrupt
-from controller.ports import DeviceHello
+from controller.ports import DealerSignedIn, DeviceHello
 from tests.app.loop_play import KEY, new_loop, play
 
 GAMES = ("blackjack", "poker")
@@ -68,6 +68,7 @@ def test_replay_from_the_snapshot_is_the_full_replay_and_plays_on_the_same(
     with Journal(first, key=KEY) as journal:
         loop = _loop(game, journal, snapshot_every=3)
         loop.step(HELLO)  # the shoe's sequence: its boot id, then its cards' seqs
+        loop.step(DealerSignedIn(source="console", staff_id="d01", name="Dana"))
         for event in played.events[:cut]:
             loop.step(event)
         snapshot_rows = [e.seq for e in journal.entries() if e.kind == snapshots.KIND]
@@ -81,6 +82,7 @@ def test_replay_from_the_snapshot_is_the_full_replay_and_plays_on_the_same(
         assert fast.game.view() == full.game.view()
         assert fast.game.round_no == full.game.round_no
         assert fast.loop_state() == full.loop_state()  # dealer, channels, device sequences
+        assert fast.dealer is not None and fast.dealer.staff_id == "d01"
         assert fast.shoe_resume() == full.shoe_resume() == shoe_resume(b)
         assert fast.shoe_resume() is not None
         assert fast._final == full._final  # what the devices are told after the restart

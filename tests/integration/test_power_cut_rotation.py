@@ -60,7 +60,9 @@ def test_sigkill_with_snapshots_and_a_rotation_comes_back_exactly(
     config = write_config(tmp_path, shoe.link.url, port)
     text = config.read_text()
     line = f'path = "{tmp_path}/journal.sqlite"'
-    config.write_text(text.replace(line, f"{line}\nsnapshot_every = 1\n", 1))
+    archive = tmp_path / "archive"
+    keys = f'snapshot_every = 1\narchive_dir = "{archive}"\n'
+    config.write_text(text.replace(line, f"{line}\n{keys}", 1))
     _yesterdays_journal(tmp_path)
     controller = ControllerProcess(config, client)
     rng = random.Random(SEED)
@@ -103,6 +105,17 @@ def test_sigkill_with_snapshots_and_a_rotation_comes_back_exactly(
     )  # fmt: skip
     assert verify.returncode == 0, verify.stdout + verify.stderr
     assert verify.stdout.startswith("ok: ") and f"in {len(files)} files" in verify.stdout
+    # the sealed file went to the archive (verified there), and stays at the table: the
+    # files after it hold fewer than 10 rounds (GLI-24)
+    archived = sorted(archive.glob("journal.sqlite.*.xz"))
+    assert [a.name for a in archived] == ["journal.sqlite.000000000001.xz"]
+    assert files[0].exists()
+    with_archive = subprocess.run(
+        [sys.executable, "-m", "controller.app.cli", "journal", "verify",
+         str(archived[0]), "--key-file", str(tmp_path / "journal.sqlite.key")],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert with_archive.returncode == 0, with_archive.stdout + with_archive.stderr
     with open_journal(files[0], readonly=True) as first:
         key = first._key
     rows = list(entries(files, key))
