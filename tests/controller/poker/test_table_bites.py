@@ -1,0 +1,350 @@
+"""Tests that bite (issue 20): the draw poker table (controller/poker/table.py) at its
+edges: seats and stacks (11.2, 11.5 table stakes), starting a hand, the betting and draw
+API, the cards it is handed, the readers' holds and the supervisor's decisions. Refusals
+and violations are checked word for word: the reason is what the dealer reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from poker_support import cards, deal, drawing, flat_call, shoe, stand_pat, table_with, to_act
+
+from controller.cards import Card
+from controller.errors import IllegalAction
+from controller.game.records import HoldCleared, Violation
+from controller.poker.records import (
+    ActionTaken,
+    CardSetAside,
+    HandSettled,
+    HandStarted,
+    HoldDecision,
+)
+from controller.poker.table import PokerTable
+from controller.ports import (
+    ButtonPressed,
+    CardDrawn,
+    ConsoleButton,
+    DeviceFault,
+    Fault,
+    Lamp,
+    LampPattern,
+    SetLamp,
+    UnlockShoe,
+)
+
+
+def refusal(action: Callable[[], Any]) -> tuple[str, str]:
+    try:
+        action()
+    except IllegalAction as exc:
+        return exc.rule, exc.reason
+    raise AssertionError("the action was allowed; a refusal was expected")
+
+
+def three() -> PokerTable:
+    """Seats 1-3 with 100 each: the button at seat 1, blinds 1 and 2 on seats 2 and 3,
+    cards dealt 2, 3, 1, and the first round opened by seat 1 (left of the last blind)."""
+    return table_with({1: 100, 2: 100, 3: 100})
+
+
+def drawing_table() -> PokerTable:
+    table = three()
+    table.start_hand()
+    deal(table)
+    flat_call(table)
+    assert table.state == "drawing"
+    return table
+
+
+# --- seats and stacks -----------------------------------------------------------------------
+
+
+def test_rule_11_2_only_a_free_seat_at_the_table_word_for_word() -> None:
+    table = three()
+    for seat in (0, 7, 2):
+        assert refusal(lambda s=seat: table.sit(s, 50)) == (
+            "11.2",
+            f"seat {seat} is not a free seat at this table",
+        )
+    table.sit(6, 50)  # the last seat
+    assert table.stacks[6] == 50
+
+
+def test_rule_11_5_a_stack_is_a_positive_multiple_of_the_chip_unit() -> None:
+    table = table_with({}, chip_unit=5, blinds=(5, 10), minimum_wager=10, maximum_wager=50)
+    for stack in (0, -5, 7):
+        assert refusal(lambda s=stack: table.sit(1, s)) == (
+            "11.5",
+            "a stack is a positive multiple of the chip unit",
+        )
+    table.sit(1, 5)
+
+
+def test_rule_11_5_chips_added_between_hands_word_for_word() -> None:
+    table = table_with({1: 100, 2: 100}, chip_unit=5, blinds=(5, 10), minimum_wager=10)
+    for seat, chips in ((1, 0), (1, -5), (1, 7), (4, 5)):
+        assert refusal(lambda s=seat, c=chips: table.add_chips(s, c)) == (
+            "11.5",
+            f"cannot add {chips} chips at seat {seat}",
+        )
+    table.add_chips(1, 5)
+    assert table.stacks == {1: 105, 2: 100}
+
+
+def test_rule_11_2_seats_change_only_between_hands() -> None:
+    table = three()
+    table.leave(5)  # nobody there: nothing to do
+    table.start_hand()
+    for change in (lambda: table.sit(5, 50), lambda: table.add_chips(1, 5), lambda: table.leave(1)):
+        assert refusal(change) == ("11.2", "seats change only between hands")
+    assert table.stacks == {1: 100, 2: 99, 3: 98}
+
+
+# --- starting a hand ------------------------------------------------------------------------
+
+
+def test_rule_11_2_a_hand_needs_two_players_with_chips() -> None:
+    table = table_with({1: 100})
+    assert not table.can_start_hand()
+    assert refusal(table.verify_start_hand) == ("11.2", "1 player(s) with chips: not enough")
+    table.sit(2, 1)  # one chip is chips
+    assert table.can_start_hand()
+
+
+def test_rule_11_4_e_each_hand_is_played_to_a_conclusion() -> None:
+    table = three()
+    table.start_hand()
+    assert refusal(table.verify_start_hand) == (
+        "11.4(e)",
+        "each hand shall be played to a conclusion",
+    )
+
+
+def test_rule_11_2_hands_are_numbered_and_a_blind_all_in_is_all_in() -> None:
+    table = table_with({1: 100, 2: 1, 3: 100})
+    assert table.last_settlement is None and table.showdown_order is None
+    out = table.start_hand()
+    assert None not in out
+    assert [o for o in out if isinstance(o, HandStarted)] == [
+        HandStarted(1, 1, False, ((2, 1), (3, 2)), (2, 3, 1))
+    ]
+    assert table.all_in == {2}  # the small blind took seat 2's last chip
+    deal(table)
+    flat_call(table)
+    stand_pat(table)
+    flat_call(table)
+    assert table.state == "complete"
+    settled = table.last_settlement
+    assert settled is not None and settled.hand == 1 and settled.void is False
+    out = table.start_hand(button=3)  # the supervisor places the button for the next hand
+    assert [o.hand for o in out if isinstance(o, HandStarted)] == [2]
+
+
+def test_console_next_starts_a_hand_and_other_buttons_do_not() -> None:
+    table = three()
+    assert table.handle(ButtonPressed(source="console", button=ConsoleButton.DOUBLE)) == []
+    assert table.state == "waiting"
+    out = table.handle(ButtonPressed(source="console", button=ConsoleButton.NEXT))
+    assert [o.hand for o in out if isinstance(o, HandStarted)] == [1]
+
+
+# --- the betting and draw API -------------------------------------------------------------------
+
+
+def test_rule_11_2_c_the_table_s_betting_api_word_for_word() -> None:
+    table = three()
+    table.start_hand()
+    assert refusal(lambda: table.check(1)) == (
+        "11.2(c)",
+        "no betting round in progress (dealing)",
+    )
+    deal(table)
+    seat = to_act(table)
+    assert seat == 1
+    assert refusal(lambda: table.verify_call(2)) == (
+        "11.2(c)",
+        "seat 2 acts out of turn: seat 1 to act",
+    )
+    assert table.can_call(1) and not table.can_call(2)
+    assert table.can_raise(1) and not table.can_raise(1, 100)
+    table.raise_(1, 10)
+    assert table.can_raise(2, 10)
+    flat_call(table)
+    assert table.state == "drawing"
+    assert not table.can_raise(2)
+    assert refusal(lambda: table.check(2)) == ("11.2(c)", "no betting round in progress (drawing)")
+
+
+def test_rule_11_3_a_the_table_s_draw_api_word_for_word() -> None:
+    table = three()
+    table.start_hand()
+    deal(table, {2: "As Ks Qs Js 9h"})
+    assert refusal(lambda: table.discard(2, 1)) == (
+        "11.3(a)",
+        "the draw is not in progress (first_round)",
+    )
+    flat_call(table)
+    assert table.can_discard(2, 1) and not table.can_discard(3, 1)
+    assert not table.can_discard(2, 6)
+    assert not table.can_discard(2, 1, cards("2c"))
+    assert table.can_discard(2, 1, cards("9h"))
+    assert refusal(lambda: table.discard(2, 2, cards("9h"))) == (
+        "11.3(a)",
+        "seat 2 announced 2 but the discards read are ['9h'], not 2 of the cards held",
+    )
+    stand_pat(table)
+    assert table.state == "final_round"
+    assert refusal(lambda: table.verify_discard(2, 0)) == (
+        "11.3(a)",
+        "the draw is not in progress (final_round)",
+    )
+
+
+def test_rule_11_4_b_the_final_round_s_rules_on_the_table() -> None:
+    table = drawing_table()
+    stand_pat(table)
+    first = to_act(table)
+    out = table.check(first)
+    assert [o.rule for o in out if isinstance(o, ActionTaken)] == ["11.4(a)"]
+    out = table.raise_(to_act(table), 2)
+    assert [o.rule for o in out if isinstance(o, ActionTaken)] == ["11.4(b)"]
+
+
+def test_rule_11_4_c_the_called_player_is_the_last_to_bet_in_the_final_round() -> None:
+    table = drawing_table()
+    stand_pat(table)
+    opener = to_act(table)
+    table.check(opener)
+    bettor = to_act(table)
+    table.raise_(bettor, 2)
+    flat_call(table)
+    assert table.showdown_order is not None
+    assert table.showdown_order.called == bettor
+
+
+def test_rule_11_4_c_hands_may_be_asked_for_after_the_showdown_only() -> None:
+    table = drawing_table()
+    assert refusal(lambda: table.verify_request_to_see(1))[0] == "11.4(c)"
+    stand_pat(table)
+    flat_call(table)
+    assert table.state == "complete"
+    table.verify_request_to_see(1)
+    assert table.can_request_to_see(1, 2)
+
+
+# --- cards handed to the table ----------------------------------------------------------------
+
+
+def test_rule_11_2_a_card_when_none_is_due_word_for_word() -> None:
+    table = drawing_table()
+    stand_pat(table)
+    assert table.state == "final_round"
+    out = shoe(table, Card.parse("2c"))
+    assert [v for v in out if isinstance(v, Violation)] == [
+        Violation("11.4(b)", "2c drawn when no card is due (final_round)", "2c")
+    ]
+
+
+def test_rule_3_3_a_tag_read_twice_is_one_card_out_twice() -> None:
+    table = three()
+    table.start_hand()
+    table.handle(CardDrawn(source="rfid", card=Card.parse("As"), tag="T1"))
+    out = table.handle(CardDrawn(source="rfid", card=Card.parse("Ad"), tag="T1"))
+    assert [(v.rule, v.card) for v in out if isinstance(v, Violation)] == [("11.2", "Ad")]
+
+
+def test_hold_procedure_a_card_under_the_hold_is_set_aside_dead() -> None:
+    table = three()
+    table.start_hand()
+    table.handle(DeviceFault(source="rfid", fault=Fault.UNKNOWN_TAG, detail="04AB"))
+    first = table.hold
+    assert first == Violation(
+        "11.2",
+        "tag 04AB is in no enrolled deck: an unknown card left the shoe (the reader rfid)",
+    )
+    out = shoe(table, Card.parse("7h"))
+    assert [v for v in out if isinstance(v, Violation)] == [
+        Violation("11.2", "7h drawn while the table is on HOLD: set aside, dead", "7h")
+    ]
+    table.handle(DeviceFault(source="rfid", fault=Fault.UNKNOWN_TAG, detail="05CD"))
+    assert table.hold == first  # the first violation still holds the table
+    assert Card.parse("7h") in table.seen and table.hands == {1: [], 2: [], 3: []}
+
+
+def test_hold_procedure_the_supervisor_s_decisions_on_the_table() -> None:
+    table = three()
+    table.start_hand()
+    shoe(table, Card.parse("As"))
+    out = shoe(table, Card.parse("As"))  # one deck: a second ace of spades holds
+    assert table.state == "dealing" and table.hold is not None
+    out = table.supervisor_clear("Ana", "accept")
+    cleared = [o for o in out if isinstance(o, HoldCleared)]
+    assert [(c.who, c.decision) for c in cleared] == [("Ana", "accept")]
+    assert SetLamp(Lamp.HOLD, LampPattern.OFF) in out and UnlockShoe() in out
+    assert out[-1] == CardSetAside("As", "11.2")  # a copy of a card held: dead
+    assert table.hands[2] == cards("As") and table.hands[3] == []
+
+
+def test_hold_procedure_a_card_accepted_in_the_deal_is_dealt() -> None:
+    table = three()
+    table.start_hand()
+    table.handle(CardDrawn(source="rfid", card=Card.parse("As"), tag="T1"))
+    table.handle(CardDrawn(source="rfid", card=Card.parse("Ad"), tag="T1"))  # HOLD (11.2)
+    table.supervisor_clear("Ana", HoldDecision.ACCEPT)  # the card stands
+    assert table.hands[3] == cards("Ad")  # the next seat's card
+    assert table.state == "dealing"
+
+
+def test_hold_procedure_a_card_accepted_in_the_draw_goes_to_the_drawer() -> None:
+    table = drawing_table()
+    drawer = drawing(table).drawer
+    assert drawer is not None
+    held = table.hands[drawer][0]
+    table.discard(drawer, 1, [held])
+    shoe(table, held)  # its own discard, out again: HOLD
+    assert table.hold is not None
+    out = table.supervisor_clear("Ana", HoldDecision.ACCEPT)
+    assert held in table.hands[drawer]
+    assert not [o for o in out if isinstance(o, CardSetAside)]
+
+
+def test_rule_9_6_like_void_hand_returns_every_chip_and_shows_no_showdown() -> None:
+    table = three()
+    table.start_hand()
+    table.handle(DeviceFault(source="rfid", fault=Fault.UNKNOWN_TAG, detail="04AB"))
+    out = table.supervisor_clear("Ana", HoldDecision.VOID_HAND)
+    settled = [o for o in out if isinstance(o, HandSettled)]
+    assert len(settled) == 1 and settled[0].void and dict(settled[0].returned) == {2: 1, 3: 2}
+    assert table.showdown_seats == ()
+    assert table.stacks == {1: 100, 2: 100, 3: 100}
+
+
+def test_hold_procedure_a_hold_between_hands_is_cleared_without_a_hand_to_void() -> None:
+    table = three()
+    table.handle(DeviceFault(source="rfid", fault=Fault.UNKNOWN_TAG, detail="04AB"))
+    out = table.supervisor_clear("Ana", HoldDecision.VOID_HAND)
+    assert not [o for o in out if isinstance(o, HandSettled)]
+    assert table.state == "waiting" and table.hold is None
+
+
+def test_rake_none_on_a_hand_won_in_the_first_round_but_on_one_won_after_the_draw() -> None:
+    table = three()
+    table.start_hand()
+    deal(table)
+    table.raise_(1, 10)  # seat 1 bets to 12; seats 2 and 3 fold: won in the first round
+    table.fold(2)
+    table.fold(3)
+    assert table.last_settlement is not None and table.last_settlement.rake == 0
+    table.start_hand()
+    deal(table)
+    while table.state == "first_round":  # everybody to 12: a pot of 36
+        seat = to_act(table)
+        table.raise_(seat, 10) if table.betting.current_bet < 12 else table.call(seat)
+    stand_pat(table)
+    opener = to_act(table)
+    table.raise_(opener, 2)
+    table.fold(to_act(table))
+    table.fold(to_act(table))  # won after the draw: raked, 5% of 36 in whole chips
+    assert table.last_settlement is not None and table.last_settlement.rake == 1
