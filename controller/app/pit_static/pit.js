@@ -324,11 +324,35 @@ function renderAlarms(alarms) {
   if (fresh) beep();
 }
 
-function figureTable(id, caption, items, label) {
+// Payouts the chips disagreed with (issue 18, rule 4.1), each mismatch counted once: a
+// column per kind, "how many · chip units in question", shown once the shift has any.
+const PAYOUT_KINDS = [["over", "Over", "overpaid"], ["under", "Under", "underpaid"],
+  ["uncollected", "Uncollected", "losing wagers not collected"]];
+
+function payoutCell(f, [kind, , words]) {
+  const m = (f.payout_mismatches || {})[kind];
+  const td = el("td", "num pm" + (m ? " pm-some" : " muted"),
+    m ? m.count + " \u00b7 " + m.amount.toLocaleString("en") : "0");
+  td.dataset.kind = kind;
+  if (m) {
+    td.dataset.count = m.count;
+    td.dataset.amount = m.amount;
+    td.title = m.count + " " + words + ": " + m.amount.toLocaleString("en") + " chip units in question (rule 4.1)";
+  }
+  return td;
+}
+
+function figureTable(id, caption, items, label, payouts) {
   const table = document.getElementById(id);
   table.replaceChildren(el("caption", "", caption));
   const head = el("tr");
   for (const h of [label, "Rounds", "Rounds/h", "Drop", "Win/loss", "Hold %", "HOLDs"]) head.appendChild(el("th", h === label ? "" : "num", h));
+  for (const [kind, h, words] of payouts ? PAYOUT_KINDS : []) {
+    const th = el("th", "num pm", h);
+    th.dataset.kind = kind;
+    th.title = "payouts " + words + " (rule 4.1): how many \u00b7 chip units in question";
+    head.appendChild(th);
+  }
   table.appendChild(head);
   for (const f of items) {
     const row = el("tr");
@@ -338,6 +362,7 @@ function figureTable(id, caption, items, label) {
     const cells = [name, String(f.rounds), rate(f.rounds_per_hour),
       String(f.drop), money(f.win), pct(f.hold_pct), f.holds ? holds : "0"];
     cells.forEach((text, i) => row.appendChild(el("td", i ? "num" : "", text)));
+    if (payouts) for (const k of PAYOUT_KINDS) row.appendChild(payoutCell(f, k));
     table.appendChild(row);
   }
 }
@@ -367,9 +392,12 @@ function render(data) {
   renderList(tables);
   renderAlarms(data.alarms || []);
   const figures = data.figures || {};
-  figureTable("fig-tables", "Per table", tables.map((t) => t.figures).filter((f) => f), "Table");
-  figureTable("fig-games", "Per game", figures.games || [], "Game");
-  figureTable("fig-dealers", "Per dealer", figures.dealers || [], "Dealer");
+  const payouts = !!((figures.floor || [])[0] || {}).payout_mismatches;
+  document.getElementById("fig-payouts").hidden = !payouts;
+  document.querySelector(".figure-tables").classList.toggle("with-payouts", payouts);
+  figureTable("fig-tables", "Per table", tables.map((t) => t.figures).filter((f) => f), "Table", payouts);
+  figureTable("fig-games", "Per game", figures.games || [], "Game", payouts);
+  figureTable("fig-dealers", "Per dealer", figures.dealers || [], "Dealer", payouts);
   const chosen = tables.find((t) => t.table === selected);
   if (!chosen) selected = null;
   const total = (chosen ? chosen.figures : (figures.floor || [])[0]) || {};
