@@ -35,8 +35,10 @@ def card_due(
         return "banker", TABLE_OF_PLAY, banker_rule_text(banker, player_third)
     if state == "burn":
         if shoe.burn_first:
-            return "burn", BURN_RULE, "Burn: expose the new shoe's first card"
-        return "burn", BURN_RULE, f"Burn: {shoe.burns_due} more card(s), face down"
+            text = "Burn: expose the new shoe's first card; its value burns that many"
+            return "burn", BURN_RULE, f"{text} ({BURN_RULE})"
+        text = f"Burn: {shoe.burns_due} more card(s), face down"
+        return "burn", BURN_RULE, f"{text} ({BURN_RULE})"
     return None
 
 
