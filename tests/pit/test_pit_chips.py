@@ -20,7 +20,7 @@ START = 1_800_000_000.0
 
 def row(
     table: str, seconds: float, row_kind: str, actor: str | None, round_: int = 1, **payload: Any
-) -> dict:
+) -> dict[str, Any]:
     wall = datetime.datetime.fromtimestamp(START + seconds, datetime.UTC).isoformat()
     return {"table": table, "site": "s", "seq": int(seconds), "wall": wall,
             "round": round_, "kind": row_kind, "actor": actor, "payload": payload}  # fmt: skip
@@ -29,7 +29,7 @@ def row(
 def mismatch(
     table: str, seconds: float, actor: str, kind: str, owed: int, paid: int,
     round_: int = 1, spot: str = "box1",
-) -> dict:  # fmt: skip
+) -> dict[str, Any]:  # fmt: skip
     return row(table, seconds, "PayoutMismatch", actor, round_, box=int(spot[-1]), spot=spot,
                kind=kind, owed=owed, paid=paid, reads=paid, rule="4.1", text="")  # fmt: skip
 
@@ -37,7 +37,7 @@ def mismatch(
 def closed(
     table: str, seconds: float, actor: str, how: str, kind: str, round_: int = 1,
     spot: str = "box1",
-) -> dict:  # fmt: skip
+) -> dict[str, Any]:  # fmt: skip
     """The row that ends a mismatch: ``MismatchCorrected`` or ``MismatchAccepted``."""
     return row(table, seconds, how, actor, round_, box=int(spot[-1]), spot=spot, kind=kind,
                owed=20, paid=20)  # fmt: skip
@@ -52,8 +52,9 @@ ROWS = [  # four mismatches: three on bj-01 (rounds 1 to 3), one on bj-02
 ]
 
 
-def counts(figures: dict, scope: str, key: str) -> dict:
-    return next(f for f in figures[scope] if f["key"] == key)["payout_mismatches"]
+def counts(figures: dict[str, Any], scope: str, key: str) -> dict[str, Any]:
+    found: dict[str, Any] = next(f for f in figures[scope] if f["key"] == key)
+    return dict(found["payout_mismatches"])
 
 
 def test_rule_4_1_mismatches_per_table_and_dealer_by_kind_and_amount() -> None:
