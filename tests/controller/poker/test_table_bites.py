@@ -20,6 +20,7 @@ from controller.poker.records import (
     HandSettled,
     HandStarted,
     HoldDecision,
+    ShowdownOrder,
 )
 from controller.poker.table import PokerTable
 from controller.ports import (
@@ -27,6 +28,7 @@ from controller.ports import (
     CardDrawn,
     ConsoleButton,
     DeviceFault,
+    DeviceLost,
     Fault,
     Lamp,
     LampPattern,
@@ -220,8 +222,9 @@ def test_rule_11_4_c_the_called_player_is_the_last_to_bet_in_the_final_round() -
     bettor = to_act(table)
     table.raise_(bettor, 2)
     flat_call(table)
-    assert table.showdown_order is not None
+    assert isinstance(table.showdown_order, ShowdownOrder)
     assert table.showdown_order.called == bettor
+    assert table.showdown_seats[0] == bettor  # the hands are shown from the called player
 
 
 def test_rule_11_4_c_hands_may_be_asked_for_after_the_showdown_only() -> None:
@@ -333,9 +336,10 @@ def test_rake_none_on_a_hand_won_in_the_first_round_but_on_one_won_after_the_dra
     table = three()
     table.start_hand()
     deal(table)
-    table.raise_(1, 10)  # seat 1 bets to 12; seats 2 and 3 fold: won in the first round
-    table.fold(2)
+    table.raise_(1, 10)  # seat 1 to 12, seat 2 to 22, seat 3 and seat 1 fold: a pot of 26
+    table.raise_(2, 10)
     table.fold(3)
+    table.fold(1)  # won in the first round: no rake, though 5% of 26 is a whole chip
     assert table.last_settlement is not None and table.last_settlement.rake == 0
     table.start_hand()
     deal(table)
@@ -348,3 +352,103 @@ def test_rake_none_on_a_hand_won_in_the_first_round_but_on_one_won_after_the_dra
     table.fold(to_act(table))
     table.fold(to_act(table))  # won after the draw: raked, 5% of 36 in whole chips
     assert table.last_settlement is not None and table.last_settlement.rake == 1
+
+
+def test_rule_11_5_one_chip_may_be_added() -> None:
+    table = three()
+    table.add_chips(1, 1)
+    assert table.stacks[1] == 101
+
+
+def test_rule_11_2_a_player_with_no_chips_left_is_not_dealt_in() -> None:
+    table = table_with({1: 100, 2: 1, 3: 100})
+    table.start_hand()
+    deal(table, {2: "7c 5d 4h 3s 2c", 3: "As Ah Ad Kc Kd"})  # seat 2 all in with junk
+    flat_call(table)
+    stand_pat(table)
+    flat_call(table)
+    assert table.stacks[2] == 0
+    out = table.start_hand()
+    assert [o.seats for o in out if isinstance(o, HandStarted)] == [(3, 1)]
+    table2 = table_with({1: 100, 2: 1})
+    table2.stacks[2] = 0  # as a lost all in leaves it
+    assert refusal(table2.verify_start_hand) == ("11.2", "1 player(s) with chips: not enough")
+
+
+def test_rule_11_2_a_reader_lost_holds_only_while_cards_are_due() -> None:
+    table = three()
+    lost = DeviceLost(source="rfid", reason="unplugged", resends=False)
+    assert table.handle(lost) == []  # waiting: the gate is locked
+    table.start_hand()  # dealing: cards are due
+    out = table.handle(lost)
+    assert [v.rule for v in out if isinstance(v, Violation)] == ["11.2"]
+
+
+def test_hold_procedure_a_hold_after_the_hand_is_cleared_without_voiding_it() -> None:
+    table = drawing_table()
+    stand_pat(table)
+    flat_call(table)
+    assert table.state == "complete"
+    settled = table.last_settlement
+    table.handle(DeviceFault(source="rfid", fault=Fault.UNKNOWN_TAG, detail="04AB"))
+    out = table.supervisor_clear("Ana", HoldDecision.VOID_HAND)
+    assert [type(o).__name__ for o in out] == ["HoldCleared", "SetLamp"]
+    assert table.state == "complete" and table.last_settlement == settled
+
+
+def test_hold_procedure_the_supervisor_s_records_come_with_the_card_s() -> None:
+    table = three()
+    table.start_hand()
+    table.handle(CardDrawn(source="rfid", card=Card.parse("As"), tag="T1"))
+    table.handle(CardDrawn(source="rfid", card=Card.parse("Ad"), tag="T1"))
+    out = table.supervisor_clear("Ana", HoldDecision.ACCEPT)  # dealt on: records kept
+    assert isinstance(out[0], HoldCleared) and SetLamp(Lamp.HOLD, LampPattern.OFF) in out
+    table = drawing_table()
+    spare = [c for c in cards("2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah") if c not in table.seen]
+    shoe(table, spare[0])  # the burn
+    shoe(table, spare[1])  # a card before any announcement (11.3(a)): HOLD
+    assert table.hold is not None
+    out = table.supervisor_clear("Ana", HoldDecision.ACCEPT)  # owed to nobody: dead
+    assert isinstance(out[0], HoldCleared)
+    assert [o for o in out if isinstance(o, CardSetAside)] == [
+        CardSetAside(str(spare[1]), "11.3(a)")
+    ]
+
+
+def test_hold_procedure_a_card_accepted_into_the_draw_keeps_the_records() -> None:
+    table = drawing_table()
+    drawer = drawing(table).drawer
+    assert drawer is not None
+    held = table.hands[drawer][0]
+    table.discard(drawer, 1, [held])
+    shoe(table, held)
+    out = table.supervisor_clear("Ana", HoldDecision.ACCEPT)
+    assert isinstance(out[0], HoldCleared)
+
+
+def test_rule_11_4_c_a_hand_the_controller_could_not_follow_is_exposed() -> None:
+    table = drawing_table()
+    drawer = drawing(table).drawer
+    assert drawer is not None
+    assert refusal(lambda: table.verify_expose(drawer, [])) == (
+        "11.4(c)",
+        f"seat {drawer} has no hand to expose now",
+    )
+    table.discard(drawer, 2)  # discards not read: the hand is no longer known
+    spare = [c for c in cards("2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah") if c not in table.seen]
+    for card in spare[:3]:  # the burn, then the two replacements
+        shoe(table, card)
+    stand_pat(table)
+    flat_call(table)
+    assert table.state == "showdown"  # waiting for the hand to be shown
+    table.verify_request_to_see(drawer)  # 11.4(c): hands may be asked for now
+    kept = table.hands[drawer]
+    others = [s for s in table.showdown_seats if s != drawer]
+    assert refusal(lambda: table.verify_expose(others[0], [])) == (
+        "11.4(c)",
+        f"seat {others[0]} has no hand to expose now",
+    )
+    assert refusal(lambda: table.verify_expose(drawer, kept)) == (
+        "11.4(c)",
+        f"seat {drawer} holds {kept} and 5 cards",
+    )
