@@ -2,18 +2,16 @@
 
 ``python -m controller.blackjack.diagram`` writes docs/blackjack-machine.md; a test fails
 when the committed file differs from a fresh one, so the picture cannot drift from the
-code. transitions' diagrams extension with ``graph_engine="mermaid"`` needs no Graphviz.
+code. The drawing is the kernel's (`controller.game.diagram`).
 """
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
-from transitions.extensions.diagrams import GraphMachine
-
 from controller.blackjack.machine import STATES, TRANSITIONS
+from controller.game.diagram import mermaid
 
 __all__ = ["DIAGRAM_PATH", "render"]
 
@@ -33,32 +31,10 @@ See docs/blackjack.md for the rules each state enforces.
 """
 
 
-class _Model:
-    pass
-
-
 def render() -> str:
     """The Markdown page holding the Mermaid state diagram."""
-    model = _Model()
-    machine = GraphMachine(
-        model=model,
-        states=STATES,
-        transitions=TRANSITIONS,
-        initial="round_over",
-        auto_transitions=False,
-        ignore_invalid_triggers=False,
-        graph_engine="mermaid",
-        title=TITLE,
-        show_conditions=False,
-    )
-    lines = str(machine.get_graph().draw(None)).rstrip().splitlines()
-    # transitions 0.9.3 writes the title as a bare front-matter line and "Class" for the
-    # node styles; Mermaid's front matter wants "title: ..." and the keyword is "class".
-    lines = [
-        f"title: {TITLE}" if line == TITLE else re.sub(r"^(\s*)Class ", r"\1class ", line)
-        for line in lines
-    ]
-    return _HEADER + "\n".join(lines) + "\n```\n"
+    source = mermaid(STATES, TRANSITIONS, "round_over", TITLE)
+    return _HEADER + source + "\n```\n"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,8 +1,8 @@
 """Draw the hand's state machine into docs/poker-machine.md (Mermaid, no Graphviz).
 
 ``python -m controller.poker.diagram`` rewrites the file from the machine's own states and
-transitions (transitions' diagrams extension, ``graph_engine="mermaid"``), so the picture
-cannot drift from the code; a test fails when the committed file differs.
+transitions (drawn by the kernel's `controller.game.diagram`), so the picture cannot drift
+from the code; a test fails when the committed file differs.
 """
 
 from __future__ import annotations
@@ -10,32 +10,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from transitions.extensions.diagrams import GraphMachine
-
+from controller.game.diagram import mermaid
 from controller.poker.machine import STATES, TRANSITIONS
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "poker-machine.md"
 
 
-def mermaid() -> str:
-    """The Mermaid state diagram of the poker hand machine."""
-
-    class _Model:
-        pass
-
-    machine = GraphMachine(
-        model=_Model(),
-        states=STATES,
-        transitions=TRANSITIONS,
-        initial="waiting",
-        auto_transitions=False,
-        ignore_invalid_triggers=False,
-        graph_engine="mermaid",
-        title="title: Draw poker hand, NZ Gazette 1999 No. 11 section 11",
-        show_conditions=True,
-    )
-    source: str = machine.get_graph().draw(None)
-    return source
+TITLE = "Draw poker hand, NZ Gazette 1999 No. 11 section 11"
 
 
 def document() -> str:
@@ -46,7 +27,9 @@ def document() -> str:
         "Rules cited: 11.2(c) first round, 11.3 the draw, 11.4 final round, showdown and "
         "pots. HOLD is not a phase: a violation holds the table in whatever phase it is "
         "in until a supervisor clears it (accept the card, or void the hand).\n\n"
-        "```mermaid\n" + mermaid().rstrip() + "\n```\n"
+        "```mermaid\n"
+        + mermaid(STATES, TRANSITIONS, "waiting", TITLE, show_conditions=True)
+        + "\n```\n"
     )
 
 
