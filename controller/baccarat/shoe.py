@@ -1,5 +1,5 @@
-"""The baccarat shoe: what the table knows of it (`ShoeState`) and, for the simulator and
-the tests, the cards themselves (`Shoe`).
+"""The baccarat shoe: what the table knows of it (`ShoeState`). The cards themselves, for
+the simulator and the tests, are the kernel's `controller.game.shoe.Shoe`.
 
 None of this is NZ text we have (the division's shuffle, cut and burn pages were not
 found; shared rules note section 4.3), so it follows the published casino procedure and
@@ -16,15 +16,12 @@ each number is a setting:
 
 from __future__ import annotations
 
-import random
-
 from controller.baccarat.records import CardBurned, CutCardOut
 from controller.baccarat.rules import BaccaratRules
 from controller.baccarat.tableau import POINTS
-from controller.cards import Card, shoe_cards
-from controller.errors import RuleError
+from controller.cards import Card
 
-__all__ = ["Shoe", "ShoeEmpty", "ShoeState"]
+__all__ = ["ShoeState"]
 
 
 class ShoeState:
@@ -92,44 +89,3 @@ class ShoeState:
 
     def is_last(self, coup: int) -> bool:
         return self.last_coup is not None and coup >= self.last_coup
-
-
-class ShoeEmpty(RuleError, IndexError):
-    """Every card of the shoe has been drawn: the cutting card was placed too deep."""
-
-
-class Shoe:
-    """The cards: N decks shuffled with an injected `random.Random`, and the cutting card
-    ``cut_card_from_end`` cards from the end (it comes out before the card behind it)."""
-
-    __slots__ = ("_cards", "_composition", "_cut_at", "_next", "_rng", "shuffles")
-
-    def __init__(self, decks: int, rng: random.Random, cut_card_from_end: int) -> None:
-        self._composition = list(shoe_cards(decks))
-        self._rng = rng
-        self._cut_at = len(self._composition) - cut_card_from_end
-        self._cards: list[Card] = []
-        self._next = 0
-        self.shuffles = 0
-        self.shuffle()
-
-    def shuffle(self) -> None:
-        self._cards = self._composition[:]
-        self._rng.shuffle(self._cards)
-        self._next = 0
-        self.shuffles += 1
-
-    @property
-    def cut_card_out(self) -> bool:
-        return self._next >= self._cut_at
-
-    @property
-    def remaining(self) -> int:
-        return len(self._cards) - self._next
-
-    def draw(self) -> Card:
-        if self._next >= len(self._cards):
-            raise ShoeEmpty("the shoe is empty: the cutting card was placed too deep")
-        card = self._cards[self._next]
-        self._next += 1
-        return card

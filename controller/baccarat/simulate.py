@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 
 from controller.baccarat.phases import DEALING
 from controller.baccarat.rules import BaccaratRules, Variant
-from controller.baccarat.shoe import Shoe
 from controller.baccarat.table import BaccaratTable
 from controller.cards import DECK
 from controller.errors import RuleError
+from controller.game.shoe import Shoe
 from controller.ports import ButtonPressed, CardDrawn, ConsoleButton, ShoeStatusChanged
 
 __all__ = [

@@ -1,8 +1,9 @@
-"""The shoe: N-deck composition, the cutting card, and the shuffle triggers of rule 7.1.
+"""The shoe's shuffle triggers of rule 7.1.
 
-`Shoe` is the cards themselves (used by the simulator and tests; a real shoe is read by
-its driver). `ShuffleTracker` is what the table controller knows: it is told when the
-cutting card comes out and when a round starts and ends, and says when a shuffle is due:
+The cards themselves (for the simulator and tests; a real shoe is read by its driver) are
+the kernel's `controller.game.shoe.Shoe`, dealt with ``rule="7.1"``. `ShuffleTracker` is
+what the table controller knows: it is told when the cutting card comes out and when a
+round starts and ends, and says when a shuffle is due:
 
 - 7.1(a) when play starts;
 - 7.1(b) when the cutting card (or the first of two) comes out as the first card of a
@@ -12,58 +13,7 @@ cutting card comes out and when a round starts and ends, and says when a shuffle
 
 from __future__ import annotations
 
-import random
-
-from controller.cards import Card, shoe_cards
-from controller.errors import RuleError
-
-__all__ = ["Shoe", "ShoeEmpty", "ShuffleTracker"]
-
-
-class ShoeEmpty(RuleError, IndexError):
-    """Every card of the shoe has been drawn: the cutting card was placed too deep."""
-
-
-class Shoe:
-    """N decks, shuffled with an injected `random.Random`, with a cutting card.
-
-    ``cut_card_from_end`` cards sit behind the cutting card. `draw` returns the next card;
-    `cut_card_out` turns True once the cutting card has come out (it comes out before the
-    card behind it, so the caller sees it between two draws).
-    """
-
-    def __init__(self, decks: int, rng: random.Random, cut_card_from_end: int) -> None:
-        self._composition = list(shoe_cards(decks))
-        self._rng = rng
-        self._cut_from_end = cut_card_from_end
-        self._cards: list[Card] = []
-        self._next = 0
-        self._cut_at = 0
-        self.shuffles = 0
-        self.shuffle()
-
-    def shuffle(self) -> None:
-        """Shuffle every card back into the shoe and place the cutting card (rule 7.1)."""
-        self._cards = self._composition[:]
-        self._rng.shuffle(self._cards)
-        self._next = 0
-        self._cut_at = len(self._cards) - self._cut_from_end
-        self.shuffles += 1
-
-    @property
-    def cut_card_out(self) -> bool:
-        return self._next >= self._cut_at
-
-    @property
-    def remaining(self) -> int:
-        return len(self._cards) - self._next
-
-    def draw(self) -> Card:
-        if self._next >= len(self._cards):
-            raise ShoeEmpty("the shoe is empty: no cutting card came out before its end")
-        card = self._cards[self._next]
-        self._next += 1
-        return card
+__all__ = ["ShuffleTracker"]
 
 
 class ShuffleTracker:

@@ -20,11 +20,11 @@ from controller.blackjack.machine import BlackjackTable
 from controller.blackjack.records import ShuffleDue
 from controller.blackjack.rules import Variants
 from controller.blackjack.settlement import Kind
-from controller.blackjack.shoe import Shoe
 from controller.blackjack.strategy import Action, basic_strategy_table, decide
 from controller.cards import ACE, DECK
 from controller.errors import RuleError
 from controller.game.arguments import at_least
+from controller.game.shoe import Shoe
 from controller.ports import ButtonPressed, CardDrawn, ConsoleButton, ShoeStatusChanged
 
 __all__ = ["HELP", "SimulationError", "SimulationResult", "add_arguments", "run", "simulate"]
@@ -103,7 +103,7 @@ def simulate(
     """
     v = variants or Variants(decks=decks, cut_card_from_end=min(78, decks * 13))
     table = table_cls(v)
-    shoe = Shoe(v.decks, random.Random(seed), v.cut_card_from_end)
+    shoe = Shoe(v.decks, random.Random(seed), v.cut_card_from_end, rule="7.1")
     strategy = basic_strategy_table(v.dealer_blackjack_takes)
     drawn = {card: CardDrawn(source="sim-shoe", card=card) for card in DECK}
     press = {b: ButtonPressed(source="sim-console", button=b) for b in ConsoleButton}

@@ -11,11 +11,11 @@ from baccarat_support import betting_table, cut_card, deal, initial, of, press
 
 from controller.baccarat.records import CardBurned, CutCardOut, ShoeEnded, Violation
 from controller.baccarat.rules import SHUFFLE_RULE, BaccaratRules
-from controller.baccarat.shoe import Shoe
 from controller.baccarat.table import BaccaratTable
 from controller.cards import DECK, Card
 from controller.errors import ConfigError
 from controller.game.records import ActionRefused
+from controller.game.shoe import Shoe
 from controller.ports import CardDrawn, ConsoleButton
 
 
