@@ -1,6 +1,7 @@
 """The journal's last mutation survivors (issue 20, docs/testing.md): what opening a
-journal whose append-only guards cannot be put back says. The other survivors are listed
-as equivalent in docs/testing.md, each with why."""
+journal whose append-only guards cannot be put back says; where a file's chain begins
+(`origin`, issue 16's rotation) and the last row of a kind checked when it is read
+(`last_authentic`). The other survivors are listed as equivalent in docs/testing.md."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import Journal, JournalError
+from controller.journal import GENESIS, ROTATED, Head, Journal, JournalCorrupt, JournalError
 
 KEY = bytes(range(32))
 
@@ -39,3 +40,120 @@ def test_journal_guards_that_cannot_be_restored_refuse_the_open_by_name(tmp_path
     reader = Journal(path, key=KEY, readonly=True)
     assert [e.payload for e in reader.entries()] == [{"n": 1}]
     reader.close()
+
+
+# --- where a file's chain begins (issue 16's rotation) and the last row of a kind -----------
+
+HEAD = Head(41, "ab" * 32)
+
+
+def _rotated(path: Path, first: tuple[str, dict[str, object]]) -> Journal:
+    """A file that goes on from row 41 of another (``start``), its first row ``first``."""
+    j = Journal(path, key=KEY, start=HEAD)
+    j.append(first[0], first[1], source="controller")
+    return j
+
+
+def test_journal_origin_of_a_first_file_and_of_an_empty_one(tmp_path: Path) -> None:
+    j = Journal(tmp_path / "a.sqlite", key=KEY)
+    assert j.origin() == Head(0, GENESIS)
+    j.append("Note", {"n": 1}, source="test")
+    assert j.origin() == Head(0, GENESIS)
+    j.close()
+    empty = Journal(tmp_path / "b.sqlite", key=KEY, start=HEAD)
+    assert empty.origin() == HEAD  # nothing written yet: where it will go on from
+    empty.close()
+
+
+def test_journal_origin_of_a_rotated_file_is_the_row_its_first_row_names(tmp_path: Path) -> None:
+    payload = {"prev_file": "j", "prev_seq": 41, "prev_hash": HEAD.hash, "origin": "o"}
+    j = _rotated(tmp_path / "r.sqlite", (ROTATED, payload))
+    assert j.origin() == HEAD
+    j.close()
+
+
+def test_journal_origin_refuses_a_file_that_begins_mid_chain_naming_the_row(
+    tmp_path: Path,
+) -> None:
+    good = {"prev_seq": 41, "prev_hash": HEAD.hash}
+    for n, first in enumerate(
+        [
+            ("Note", good),  # not a rotation row
+            (ROTATED, {**good, "prev_seq": 40}),  # names another row
+            (ROTATED, {**good, "prev_hash": "cd" * 32}),  # names another hash
+            (ROTATED, {"prev": [41]}),  # names nothing
+        ]
+    ):
+        path = tmp_path / f"m{n}.sqlite"
+        j = _rotated(path, first)
+        with pytest.raises(JournalCorrupt) as caught:
+            j.origin()
+        assert caught.value.seq == 42
+        assert caught.value.reason == (
+            f"the file {path.name} begins at row 42 without a {ROTATED} row naming the row "
+            "before it (rows cut off its start, or not a journal's first file)"
+        )
+        j.close()
+
+
+def test_journal_last_authentic_row_of_a_kind_checked_now(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite"
+    j = Journal(path, key=KEY)
+    assert j.last_authentic("Snapshot") is None
+    j.append("Snapshot", {"n": 1}, source="test", round=3, actor="a")
+    j.append("Snapshot", {"n": 2}, source="test", round=4, actor="b")
+    j.append("Note", {"n": 3}, source="test")
+    last = j.last_authentic("Snapshot")
+    assert last is not None
+    assert (last.seq, last.kind, last.payload, last.round, last.actor, last.source) == (
+        2,
+        "Snapshot",
+        {"n": 2},
+        4,
+        "b",
+        "test",
+    )
+    assert last.prev_hash == j.row_hash_at(1) and last.hash == j.row_hash_at(2)
+    j.close()
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("DROP TRIGGER journal_no_update")
+    db.execute("""UPDATE journal SET payload = '{"n": 9}' WHERE seq = 2""")
+    db.close()
+    reader = Journal(path, key=KEY, readonly=True, check=False)
+    with pytest.raises(JournalCorrupt) as caught:
+        reader.last_authentic("Snapshot")  # the changed row is caught here and now
+    assert caught.value.seq == 2
+    reader.close()
+
+
+def test_journal_a_checkpoint_on_the_first_row_after_the_origin_trusts_nothing(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "c.sqlite"
+    j = Journal(path, key=KEY)
+    j.append("Note", {"n": 1}, source="test")
+    j.checkpoint()
+    j.close()
+    again = Journal(path, key=KEY)
+    assert again.checked_from == 0  # row 1 is the checkpoint's own: checked, nothing trusted
+    again.close()
+    rotated = tmp_path / "r.sqlite"
+    payload = {"prev_seq": 41, "prev_hash": HEAD.hash}
+    j = _rotated(rotated, (ROTATED, payload))
+    j.checkpoint()
+    j.close()
+    again = Journal(rotated, key=KEY, start=HEAD)
+    assert again.checked_from == 0
+    again.close()
+
+
+def test_journal_a_rotated_file_is_checkpointed_only_once_it_has_a_row(tmp_path: Path) -> None:
+    path = tmp_path / "r.sqlite"
+    j = Journal(path, key=KEY, start=HEAD)
+    j.checkpoint()
+    assert j.read_checkpoint() is None  # no row of its own yet: nothing to vouch for
+    j.append(ROTATED, {"prev_seq": 41, "prev_hash": HEAD.hash}, source="controller")
+    j.checkpoint()
+    checkpoint = j.read_checkpoint()
+    assert checkpoint is not None and checkpoint.seq == 42
+    j.close()
