@@ -30,9 +30,10 @@ process holding the key: the table's own service (the key file is readable by th
 only). Whoever holds the key can already rewrite the whole journal; being able to run code
 in the table's process as the table's user gives them nothing they did not have. As a
 second fence against an accident (a row from a foreign tool, a bug), the unpickler only
-resolves classes from an allow-list of packages (`_Unpickler`), so nothing outside the
-controller, the game's package, ``transitions`` and a handful of standard containers can
-be imported by a snapshot.
+resolves classes from an allow-list of packages (`_Unpickler`): the controller, the game's
+package, ``transitions`` and a handful of standard containers. A fence, not a lock: the
+game's bound methods need ``getattr``, through which a pickle made on purpose could reach
+further; the HMAC is what keeps such a pickle out.
 """
 
 from __future__ import annotations
