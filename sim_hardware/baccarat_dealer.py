@@ -13,17 +13,13 @@ code. Randomness comes from the injected `random.Random`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from sim_hardware.dealer import TableHands
-from sim_hardware.soak_profile import SoakProfile
+from sim_hardware.soak_profile import SoakProfile, example_table
 
-__all__ = ["BaccaratDealer", "soak_config"]
-
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "baccarat-table.toml"
-EXAMPLE_SHOE = 'url = "/dev/serial/by-id/usb-FTDI_FT232R_USB_UART_SHOE03-if00-port0"'
+__all__ = ["BaccaratDealer"]
 
 _DEALING = ("burn", "initial_deal", "player_third", "banker_third")
 _MAIN = ("banker", "player", "tie")
@@ -53,12 +49,13 @@ class BaccaratDealer:
 
     @staticmethod
     def soak_profile() -> SoakProfile:
-        """How tools/soak.py plays baccarat: the example table of 8 decks; a card in the
-        shuffle, betting or settlement breaks a rule (the phases' FACTS), one is due in the
-        burn and the deal; a coup ends in betting or, at the shoe's end, the shuffle; a
-        foreign card cites the shoe's composition (controller.baccarat.rules.CARDS_RULE)."""
+        """How tools/soak.py plays baccarat (sim_hardware/soak_profile.py): the example
+        table of 8 decks; a card in the shuffle, betting or settlement breaks a rule (the
+        phases' FACTS), one is due in the burn and the deal; a coup ends in betting or, at
+        the shoe's end, the shuffle; a foreign card cites the shoe's composition
+        (controller.baccarat.rules.CARDS_RULE)."""
         return SoakProfile(
-            write_config=soak_config,
+            write_config=example_table("baccarat-table.toml"),  # wagers keyed on the console
             decks=8,
             no_card_states=("shuffle", "betting", "settlement"),
             gate_open_states=_DEALING,
@@ -128,32 +125,3 @@ class BaccaratDealer:
         self.rounds_finished += 1
         self.hands.press("next")
         return "pay and collect, next coup"
-
-
-def soak_config(
-    folder: Path,
-    shoe_url: str,
-    port: int,
-    *,
-    rfid_decks: Sequence[Path] = (),
-    repeat_window_ms: int = 1000,
-) -> Path:
-    """examples/baccarat-table.toml for a table in another process (the soak): the shoe at
-    ``shoe_url`` (or an RDM6300 reading ``rfid_decks``), the journal in ``folder``, the
-    display on ``port``. Wagers are keyed on the console, as the example has no sensors."""
-    shoe = f'url = "{shoe_url}"'
-    if rfid_decks:
-        listed = ", ".join(f'"{path}"' for path in rfid_decks)
-        shoe += f'\nprotocol = "rdm6300"\ndecks = [{listed}]\nrepeat_window_ms = {repeat_window_ms}'
-    text = EXAMPLE.read_text()
-    for old, new in {
-        EXAMPLE_SHOE: shoe,
-        'path = "/var/lib/tablectl/bc-01.sqlite"': f'path = "{folder}/journal.sqlite"',
-        "port = 8080": f"port = {port}",
-    }.items():
-        if old not in text:
-            raise ValueError(f"{EXAMPLE} no longer has {old!r}")
-        text = text.replace(old, new)
-    path = folder / "table.toml"
-    path.write_text(text)
-    return path

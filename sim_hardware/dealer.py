@@ -17,8 +17,10 @@ from __future__ import annotations
 import logging
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
+
+from sim_hardware.soak_profile import SoakProfile, example_table
 
 log = logging.getLogger(__name__)
 
@@ -309,6 +311,24 @@ class PokerDealer:
         self._dealt = 0
         self._coming: dict[int, int] = {}  # replacements still owed to each drawing seat
 
+    @staticmethod
+    def soak_profile() -> SoakProfile:
+        """How tools/soak.py plays draw poker (sim_hardware/soak_profile.py): the example
+        table, one deck; a card breaks a rule except in the deal and the draw (the
+        machine's FACTS); a hand ends waiting or complete; a foreign card cites 11.2
+        (controller.shoe_audit.POKER_RULE); what a hand paid back is its pots and the
+        uncalled bets returned (HandSettled)."""
+        bets = ("first_round", "final_round")
+        return SoakProfile(
+            write_config=example_table("poker-table.toml"),
+            decks=1,
+            no_card_states=("waiting", "button_placed", *bets, "showdown", "complete"),
+            gate_open_states=("dealing", "drawing"),
+            rest_states=("waiting", "complete"),
+            foreign_card_rule="11.2",
+            paid_out=_pots_and_returns,
+        )
+
     def step(self) -> str:
         view = self.state().get("view") or {}
         state = view.get("state", "")
@@ -391,3 +411,10 @@ class PokerDealer:
             return f"seat {seat} calls {action['call']}"
         self.hands.console("fold", seat=seat)
         return f"seat {seat} folds"
+
+
+def _pots_and_returns(payload: Mapping[str, Any]) -> int:
+    """A poker hand's chips paid back (HandSettled): every pot awarded and every uncalled
+    bet returned; with the rake they must make the chips in (11.4(d))."""
+    awards = sum(int(award["amount"]) for award in payload["awards"])
+    return awards + sum(int(amount) for _, amount in payload["returned"])

@@ -11,10 +11,14 @@ may not import the game's rules (the floors of DESIGN.md).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+_SECTION = re.compile(r"^\[([\w.]+)\]\s*(#.*)?$")
 
 
 class WriteConfig(Protocol):
@@ -31,6 +35,50 @@ class WriteConfig(Protocol):
         rfid_decks: Sequence[Path] = (),
         repeat_window_ms: int = 1000,
     ) -> Path: ...
+
+
+def example_table(example: str) -> WriteConfig:
+    """A `WriteConfig` for ``examples/<example>`` as it is: in ``[shoe]`` its ``url`` (and,
+    for an RDM6300, the protocol and the decks), in ``[journal]`` its ``path``, in
+    ``[display]`` its ``port`` are replaced; anything else stays the example's. An example
+    without one of those keys raises `ValueError` naming it."""
+    source = EXAMPLES / example
+
+    def write(
+        folder: Path,
+        shoe_url: str,
+        port: int,
+        *,
+        rfid_decks: Sequence[Path] = (),
+        repeat_window_ms: int = 1000,
+    ) -> Path:
+        shoe = f'url = "{shoe_url}"'
+        if rfid_decks:
+            listed = ", ".join(f'"{path}"' for path in rfid_decks)
+            shoe += f'\nprotocol = "rdm6300"\ndecks = [{listed}]'
+            shoe += f"\nrepeat_window_ms = {repeat_window_ms}"
+        wanted = {
+            ("shoe", "url"): shoe,
+            ("journal", "path"): f'path = "{folder}/journal.sqlite"',
+            ("display", "port"): f"port = {port}",
+        }
+        lines, section = [], ""
+        for line in source.read_text().splitlines():
+            if header := _SECTION.match(line):
+                section = header.group(1)
+            key = line.partition("=")[0].strip()
+            new = wanted.pop((section, key), None)
+            if new is None and (section, "protocol") == ("shoe", key) and rfid_decks:
+                continue  # the reader's protocol is set with its url
+            lines.append(line if new is None else new)
+        if wanted:
+            missing = ", ".join(f"[{s}] {k}" for s, k in wanted)
+            raise ValueError(f"{source} has no {missing}")
+        path = folder / "table.toml"
+        path.write_text("\n".join(lines) + "\n")
+        return path
+
+    return write
 
 
 def paid_out_field(payload: Mapping[str, Any]) -> int:

@@ -149,7 +149,7 @@ def unbalanced(game: SoakGame, payload: dict[str, Any]) -> str | None:
     try:
         drop_win = game.figures({**payload, "void": False})
         paid = game.profile.paid_out(payload)
-    except (KeyError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError) as exc:
         return f"round-end row {payload}: {exc}"
     if drop_win is None:
         return f"round-end row {payload}: no settlement figures"
@@ -254,6 +254,12 @@ def _refusal_rule(payload: dict[str, Any]) -> str:
     return str(rule) if rule else "?"
 
 
+def _nth(n: int) -> str:
+    """7 -> "7th", 2 -> "2nd": which copy of the ace of spades the doctored shoe adds."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def report(result: SoakResult) -> str:
     """The figures the issue asks for, as text."""
     game = "" if result.game == DEFAULT else f" ({result.game})"
@@ -279,7 +285,7 @@ def report(result: SoakResult) -> str:
         f"median {result.recovery_median_s:.2f} s, max {result.recovery_max_s:.2f} s",
         f"cable pulls recovered:  {result.cable_recoveries}, "
         f"median {result.cable_recovery_median_s:.2f} s, max {result.cable_recovery_max_s:.2f} s",
-        f"foreign cards dealt:     {result.foreign_cards_dealt} (a {result.decks + 1}th As; "
+        f"foreign cards dealt:     {result.foreign_cards_dealt} (a {_nth(result.decks + 1)} As; "
         f"shoe-end reports with extra cards: {result.shoe_reports_with_extra})",
         "unaccounted faults:     " + ("; ".join(result.unaccounted) or "none"),
         "RESULT: " + ("PASS" if result.ok else "FAIL"),
