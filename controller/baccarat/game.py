@@ -15,8 +15,7 @@ from controller.baccarat.display import snapshot
 from controller.baccarat.records import CoupResult, HoldDecision, Payout
 from controller.baccarat.rules import BaccaratRules
 from controller.baccarat.table import BaccaratTable
-from controller.errors import ConfigError
-from controller.game.contract import GameSpec, Step, figures_from
+from controller.game.contract import GameSpec, Step, call_console, figures_from, wager_limits
 from controller.game.records import DecisionOffer, defined_in, offers
 from controller.journal import to_jsonable
 from controller.ports import (
@@ -56,9 +55,7 @@ class BaccaratGame:
     def handle(self, event: Event) -> Step:
         table = self.table
         if isinstance(event, ConsoleAction):
-            if event.action not in self.CONSOLE:
-                raise ConfigError(f"the baccarat console has no action {event.action!r}")
-            getattr(table, event.action)(**event.args)
+            call_console(self.name, self.CONSOLE, table, event)
             return table.take_outputs()
         if isinstance(event, SupervisorAction):
             table.supervisor_clear(event.who, event.decision)
@@ -90,11 +87,7 @@ SPEC = GameSpec(
     ),
     console={name: getattr(BaccaratTable, name) for name in CONSOLE},
     decisions={d.value: BaccaratTable.supervisor_clear for d in HoldDecision},
-    from_limits=lambda minimum, maximum, unit: {
-        "minimum_wager": minimum,
-        "maximum_wager": maximum,
-        "chip_unit": unit,
-    },
+    from_limits=wager_limits,
     decks=lambda rules: int(rules.decks),
     private_cards=False,  # every card is dealt face up
     round_end="CoupSettled",

@@ -8,7 +8,6 @@ rules-API call, and supervisors' decisions as `SupervisorAction`; only the calls
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from controller.blackjack import records
@@ -17,10 +16,9 @@ from controller.blackjack.machine import BlackjackTable
 from controller.blackjack.records import HoldDecision
 from controller.blackjack.rules import Variants
 from controller.blackjack.settlement import Payout
-from controller.cards import Card
-from controller.errors import ConfigError, IllegalAction
+from controller.errors import IllegalAction
 from controller.game import chips
-from controller.game.contract import GameSpec, Step, figures_from
+from controller.game.contract import GameSpec, Step, call_console, figures_from
 from controller.game.records import DecisionOffer, defined_in, offers
 from controller.journal import to_jsonable
 from controller.ports import (
@@ -44,12 +42,6 @@ CONSOLE = (
     "confirm_removal",
     "shuffled",
 )
-
-
-def _call(method: Callable[..., Any], args: dict[str, Any]) -> Any:
-    if "cards" in args:
-        args = {**args, "cards": [Card.parse(c) for c in args["cards"]]}
-    return method(**args)
 
 
 # The supervisor's decisions on a HOLD, as the console offers them (the page copies nothing).
@@ -86,9 +78,7 @@ class BlackjackGame:
     def handle(self, event: Event) -> Step:
         table = self.table
         if isinstance(event, ConsoleAction):
-            if event.action not in self.CONSOLE:
-                raise ConfigError(f"the blackjack console has no action {event.action!r}")
-            _call(getattr(table, event.action), event.args)
+            call_console(self.name, self.CONSOLE, table, event)
             return table.take_outputs()
         if isinstance(event, SupervisorAction):
             if event.decision == "accept_payout":  # the chips disagree with 4.1 (issue 18)

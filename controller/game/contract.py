@@ -24,7 +24,9 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, TypeAlias
 
-from controller.ports import Command, DeviceNeeds, Event
+from controller.cards import Card
+from controller.errors import ConfigError
+from controller.ports import Command, ConsoleAction, DeviceNeeds, Event
 
 
 class Record(Protocol):
@@ -53,6 +55,25 @@ def _no_limits(minimum: int, maximum: int, unit: int) -> dict[str, Any]:
 
 def _one_deck(rules: Any) -> int:
     return 1
+
+
+def wager_limits(minimum: int, maximum: int, unit: int) -> dict[str, Any]:
+    """`GameSpec.from_limits` for rules that take the table notice's limits as
+    ``minimum_wager``, ``maximum_wager`` and ``chip_unit`` (poker's 11.5, baccarat's)."""
+    return {"minimum_wager": minimum, "maximum_wager": maximum, "chip_unit": unit}
+
+
+def call_console(game: str, actions: frozenset[str], table: object, event: ConsoleAction) -> None:
+    """Call the rules-API method a `ConsoleAction` names on ``table``: only one of
+    ``actions`` (the game's console list), so a console reaches nothing else. A ``cards``
+    argument arrives as text ("AS") and is parsed. The method's own verify step still
+    refuses with `IllegalAction` naming the rule; its outputs stay on the table."""
+    if event.action not in actions:
+        raise ConfigError(f"the {game} console has no action {event.action!r}")
+    args = event.args
+    if "cards" in args:
+        args = {**args, "cards": [Card.parse(c) for c in args["cards"]]}
+    getattr(table, event.action)(**args)
 
 
 SettlementFigures: TypeAlias = Callable[[Mapping[str, Any]], "tuple[int, int] | None"]

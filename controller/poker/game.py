@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.game.contract import GameSpec, Step, figures_from
+from controller.game.contract import GameSpec, Step, figures_from, wager_limits
 from controller.game.records import DecisionOffer, defined_in, offers
 from controller.journal import to_jsonable
 from controller.poker import console, records
@@ -76,11 +76,7 @@ SPEC = GameSpec(
         **{name: getattr(PokerTable, name) for name in SEATING},
     },
     decisions={d.value: PokerTable.supervisor_clear for d in HoldDecision},
-    from_limits=lambda minimum, maximum, unit: {
-        "minimum_wager": minimum,
-        "maximum_wager": maximum,
-        "chip_unit": unit,
-    },
+    from_limits=wager_limits,
     private_cards=True,  # rule 11.3(a), 11.4(c): players' hands are their own
     round_end="HandSettled",
     sim_dealer="sim_hardware.dealer:PokerDealer",
