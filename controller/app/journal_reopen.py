@@ -10,9 +10,10 @@ why, with the old one kept beside it:
 2. the old journal is checked once more, to say what is wrong with it and where its last
    good row is (the row before the first one that does not check out);
 3. every file of the old journal (the journal, its ``-wal`` and ``-shm``, its checkpoint
-   and its key) is renamed, never deleted, to ``<journal>.refused-<UTC time>`` plus the
-   file's own ending, so that ``tablectl journal verify <journal>.refused-<time>`` still
-   finds its key and reads it as it was;
+   and its key, and the rotated files of its set with theirs) is renamed, never deleted,
+   to ``<journal>.refused-<UTC time>`` plus the file's own ending, so that
+   ``tablectl journal verify <journal>.refused-<time>`` still finds its key and reads it
+   as it was;
 4. a new journal is created with a new key, and its first row, `JournalReopened`, names
    the old file, its last good head, what was wrong, who and why.
 
@@ -35,6 +36,7 @@ from controller.app.config import TableConfig
 from controller.app.journal_files import journal_files, key_path, open_journal, read_key
 from controller.errors import ConfigError
 from controller.journal import GENESIS, Head, Journal, JournalCorrupt, JournalError
+from controller.journal_set import set_files, verify_set
 
 MAX_REASON = 200
 
@@ -70,20 +72,23 @@ def check_reason(reason: str) -> str:
 
 def examine(path: Path, key_file: Path | None) -> tuple[int, Head, str]:
     """The old journal's row count, its last good head and what is wrong with it ("" when
-    it checks out: a key rotation)."""
-    if not path.exists():
+    it checks out: a key rotation). A rotated journal (issue 16) is its set of files: the
+    set is checked whole, the rows and the last good head are its live file's."""
+    files = set_files(path)
+    if not files:
         return 0, Head(0, GENESIS), "the journal is missing"
+    live = files[-1]
     try:
         key = read_key(path, key_file)
-        journal = Journal(path, key=key, readonly=True, check=False)
+        journal = Journal(live, key=key, readonly=True, check=False)
     except (ConfigError, JournalError) as exc:  # no key, an unkeyed or unreadable file
         return 0, Head(0, GENESIS), str(exc)
     with journal:
         rows = journal.last_seq
         problem = ""
         try:
-            Journal(path, key=key, readonly=True).close()  # the start's own check
-            journal.verify()
+            Journal(live, key=key, readonly=True).close()  # the start's own check
+            verify_set(files, key)
         except JournalError as exc:
             problem = str(exc)
         try:

@@ -221,3 +221,25 @@ def test_verify_names_the_file_and_row_of_a_break_across_files(tmp_path: Path) -
     middle.rename(middle.with_name("moved.sqlite"))  # a whole file taken out of the set
     code, text = _cli("verify", base)
     assert code == 1 and f"in {files[2].name}: does not follow {files[0].name}" in text
+
+
+def test_reopen_sets_the_whole_set_aside_and_it_still_verifies(tmp_path: Path) -> None:
+    from controller.app.journal_reopen import reopen
+
+    base = tmp_path / "journal.sqlite"
+    _rotating("poker", base, _keeping(tmp_path), rounds=4).journal.close()
+    _key_beside(base)
+    files = set_files(base)
+    assert len(files) >= 2
+    stamp = datetime.datetime(2026, 12, 1, 4, 0, tzinfo=datetime.UTC)
+    aside, record = reopen(demo_config("poker", base, port=0), "s01", "key rotation", now=stamp)
+    assert set_files(base) == [base]  # a new journal, one file
+    moved = set_files(aside)
+    assert [p.name.removeprefix(aside.name) for p in moved] == [
+        p.name.removeprefix(base.name) for p in files
+    ]
+    assert (
+        record.refused.startswith("nothing") and record.old_rows == verify_set(moved, KEY).head.seq
+    )
+    code, text = _cli("verify", aside)
+    assert code == 0 and f"in {len(files)} files" in text
