@@ -6,7 +6,8 @@ and stops at the first that does not pass:
 
 1. **verify**: the file's whole chain under the key, and that the next file begins where
    it ends (`controller.journal_set.verify_set` over the two): a broken file is never
-   archived or deleted, it is logged and stays where it is for the supervisor;
+   archived or deleted; it stays where it is, and the table stops as it does for a broken
+   row the background check finds (`JournalBroken`, then a supervisor's reopen);
 2. **archive**: a consistent copy (SQLite's backup API, so a ``-wal`` still beside it is
    folded in) compressed with xz to ``<archive_dir>/<journal>.<first seq>.xz``, written
    under a temporary name, fsynced, renamed, the folder fsynced; then read back from the
@@ -30,6 +31,7 @@ import sqlite3
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from controller.app.config.journal import JournalKeeping
@@ -130,8 +132,15 @@ def archive_sealed(base: Path, key: bytes, keeping: JournalKeeping) -> list[Path
 class Archiver:
     """`archive_sealed` on a thread of its own: at the start, and when woken (a rotation)."""
 
-    def __init__(self, base: Path, key: bytes, keeping: JournalKeeping) -> None:
+    def __init__(
+        self,
+        base: Path,
+        key: bytes,
+        keeping: JournalKeeping,
+        on_broken: Callable[[JournalCorrupt], None] | None = None,
+    ) -> None:
         self.base = base
+        self.on_broken = on_broken  # a sealed file that does not verify: the table stops
         self._key = key
         self.keeping = keeping
         self.error: JournalError | None = None
@@ -169,7 +178,13 @@ class Archiver:
             try:
                 self.archived = archive_sealed(self.base, self._key, self.keeping)
                 self.error = None
-            except JournalError as exc:  # JournalCorrupt too: logged, nothing deleted
+            except JournalCorrupt as exc:  # a broken row, as the background check finds one
+                self.error = exc
+                log.critical("journal archive: a sealed file does not verify, nothing is "
+                             "archived or deleted: %s", exc)  # fmt: skip
+                if self.on_broken is not None:
+                    self.on_broken(exc)
+            except JournalError as exc:  # the archive folder cannot be written: try again later
                 self.error = exc
                 log.error("journal archive: nothing more is archived or deleted: %s", exc)
             log.debug("journal archive pass in %.2f s", time.monotonic() - started)

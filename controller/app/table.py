@@ -104,7 +104,11 @@ class RunningTable:
         # issue 16: the journal rolls over by trading day or size; sealed files are archived
         keeping = config.journal_keeping
         key = read_key(config.journal_path, config.journal_key)
-        self.archiver = Archiver(config.journal_path, key, keeping) if keeping.archive_dir else None
+        self.archiver = (
+            Archiver(config.journal_path, key, keeping, self._journal_broken)
+            if keeping.archive_dir
+            else None
+        )
         self.rotation = Rotation(
             keeping, key, on_rotated=None if self.archiver is None else self.archiver.wake
         )

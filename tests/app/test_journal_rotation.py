@@ -18,7 +18,7 @@ import pytest
 from controller.app import journal_cli
 from controller.app.config.journal import JournalKeeping
 from controller.app.demo import demo_config
-from controller.app.journal_archive import archive_sealed
+from controller.app.journal_archive import Archiver, archive_sealed
 from controller.app.journal_rotation import Rotation
 from controller.app.loop import TableLoop
 from controller.app.snapshots import KIND
@@ -162,6 +162,13 @@ def test_a_sealed_file_that_does_not_verify_is_neither_archived_nor_deleted(
         archive_sealed(base, KEY, keeping)
     assert caught.value.seq == 3
     assert set_files(base) == files
+    broken: list[JournalCorrupt] = []  # the running table's archiver: the table stops
+    archiver = Archiver(base, KEY, keeping, broken.append).start()
+    try:
+        assert archiver.wait_passes(1, 60)
+    finally:
+        archiver.close()
+    assert [b.seq for b in broken] == [3] and set_files(base) == files
     assert not list(keeping.archive_dir.glob("*")) if keeping.archive_dir else False
 
 
