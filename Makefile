@@ -30,7 +30,9 @@ bench: $(STAMP)
 
 # A simulated table through injected faults for SOAK_SECONDS (tools/soak.py --help for
 # the rates); prints the figures and fails if anything was lost, doubled or unbalanced.
+# Blackjack unless told: `make soak SOAK_ARGS="--game baccarat"` (or poker; --shoe rfid).
 SOAK_SECONDS ?= 600
+SOAK_ARGS ?=
 soak: $(STAMP)
 	$(BIN)/python tools/soak.py --seconds $(SOAK_SECONDS) $(SOAK_ARGS)
 
