@@ -84,7 +84,7 @@ log = logging.getLogger("soak")
 
 FOREIGN = Card.parse("As")
 SHUFFLE_SECONDS = 1.2  # RFID: longer than the reader's default repeat window (1 s)
-PIN = "2468"  # examples/blackjack-table.toml [[staff]]: supervisor s01's demo PIN
+PIN = "2468"  # examples/*-table.toml [[staff]]: supervisor s01's demo PIN
 
 
 @dataclass
@@ -100,7 +100,7 @@ class Rates:
     button: float = 0.02
     out_of_order: float = 0.01
     unknown_tag: float = 0.005
-    foreign_shoe: float = 0.5  # per shuffle: the reloaded shoe holds a seventh As
+    foreign_shoe: float = 0.5  # per shuffle: the reloaded shoe holds one As too many
     kill: float = 0.004
     tag_again: float = 0.005  # RFID: a card's tag read again since the shuffle
     noise: float = 0.01  # RFID: a corrupted frame and junk bytes on the reader's line
@@ -115,8 +115,8 @@ class DoctoredHands(RemoteHands):
         self.rng = rng
         self.rate = rate
         self.faults = faults
-        self.seventh_at: int | None = None  # where the doctored shoe's 7th As lies
-        self.foreign_dealt = 0  # doctored shoes dealt past their 7th As
+        self.extra_at: int | None = None  # where the doctored shoe's extra As lies
+        self.foreign_dealt = 0  # doctored shoes dealt past their extra As
         self.loaded = 0
 
     def supervisor(self, decision: str, reason: str) -> None:
@@ -137,9 +137,9 @@ class DoctoredHands(RemoteHands):
         if self.rng.random() >= self.rate:
             shoe.load()
             return
-        # A 7th ace of spades, and all seven in the first 80 cards (ahead of the cutting
-        # card), so that the seventh copy comes out within a few rounds: only then can any
-        # detector tell that the shoe holds one too many.
+        # One ace of spades too many (a 7th in 6 decks), every copy in the first 80 cards
+        # (ahead of the cutting card), so that the extra one comes out within a few rounds:
+        # only then can any detector tell that the shoe holds one too many.
         cards = [c for c in shoe_cards(shoe.decks) if c is not FOREIGN]
         self.rng.shuffle(cards)
         spots = sorted(self.rng.sample(range(80), shoe.decks + 1))
@@ -147,14 +147,14 @@ class DoctoredHands(RemoteHands):
             cards.insert(spot, FOREIGN)
         shoe.load(cards)
         self.loaded = len(cards)
-        self.seventh_at = spots[-1]
+        self.extra_at = spots[-1]
         self.faults["foreign_shoe_loaded"] += 1
 
     def close_shoe(self) -> None:
-        """Before a shuffle (and at the end): was the doctored shoe dealt past its 7th As?"""
-        if self.seventh_at is not None and self.loaded - self.shoe.cards_left > self.seventh_at:
+        """Before a shuffle (and at the end): was the doctored shoe dealt past its extra As?"""
+        if self.extra_at is not None and self.loaded - self.shoe.cards_left > self.extra_at:
             self.foreign_dealt += 1
-        self.seventh_at = None
+        self.extra_at = None
 
 
 class Soak:
@@ -171,7 +171,7 @@ class Soak:
         profile = self.game.profile
         self.rfid: SimulatedRfidShoe | None = None
         if shoe == "rfid":
-            rates = dataclasses.replace(rates, foreign_shoe=0.0)  # no 7th As among the tags
+            rates = dataclasses.replace(rates, foreign_shoe=0.0)  # no extra As among the tags
         self.folder = folder
         self.seconds = seconds
         self.seed = seed
