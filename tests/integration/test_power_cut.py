@@ -19,9 +19,14 @@ import pytest
 from controller.app.journal_files import open_journal
 from sim_hardware.dealer import BlackjackDealer
 from sim_hardware.link import PtyLink
-from sim_hardware.remote import ConsoleClient, RemoteHands
 from sim_hardware.shoe import SimulatedShoe
-from sim_hardware.testbed import ControllerProcess, free_port, settle, write_config
+from sim_hardware.testbed import write_config
+from tests.integration.power_cuts import (
+    check_shoe_rows,
+    deal_with_cuts,
+    settled_rounds,
+    table_process,
+)
 
 KILLS = 50
 SEED = 20261129
@@ -38,60 +43,26 @@ def shoe() -> Iterator[SimulatedShoe]:
 def test_sigkill_at_50_points_loses_nothing_and_recovers_exactly(
     tmp_path: Path, shoe: SimulatedShoe
 ) -> None:
-    port = free_port()
-    client = ConsoleClient(f"http://127.0.0.1:{port}")
-    controller = ControllerProcess(write_config(tmp_path, shoe.link.url, port), client)
+    client, controller, hands = table_process(
+        shoe, lambda port: write_config(tmp_path, shoe.link.url, port)
+    )
     rng = random.Random(SEED)
-    hands = RemoteHands(client, shoe, pin="2468")  # the example config's demo PIN
     dealer = BlackjackDealer(hands, client.state, rng, insurance_sensors=False)
-    state = controller.start()
-    kills = 0
-    exact = 0
     try:
-        while kills < KILLS:
-            seen = state.get("journal_seq", 0)
-            did = dealer.step()
-            if rng.random() < 0.25:  # a cut while the action is on its way in
-                controller.kill()
-                state = controller.start()
-                assert state["recovered"] is True
-                kills += 1
-                continue
-            state = settle(client, seen, timeout=0.5 if did.startswith("wait") else 3.0)
-            if rng.random() < 0.2:  # a cut at rest: the table must come back as it was
-                controller.kill()
-                after = controller.start()
-                assert after["view"] == state["view"], (state["view"], after["view"])
-                assert after["round"] == state["round"]
-                state = after
-                kills += 1
-                exact += 1
-        while dealer.rounds_finished < 6:
-            seen = state.get("journal_seq", 0)
-            dealer.step()
-            state = settle(client, seen)
+        run = deal_with_cuts(
+            controller, client, dealer, rng, controller.start(),
+            kills=KILLS, rounds=6, in_flight=0.25, at_rest=0.2,
+        )  # fmt: skip
         assert shoe.wait_until_acknowledged(10.0)
     finally:
         code = controller.stop()
     assert code == 0
-    assert exact >= 5
+    assert run.exact >= 5
 
     with open_journal(tmp_path / "journal.sqlite", readonly=True) as journal:
         assert journal.verify() > 0
         rows = list(journal.entries())
-    from_shoe = [
-        row.payload["seq"]
-        for row in rows
-        if row.source == "shoe" and row.payload.get("seq") is not None
-    ]
-    # everything the shoe sent was acknowledged (above), hence journaled: exactly once each,
-    # in order, with nothing missing
-    assert from_shoe == list(range(1, len(from_shoe) + 1))
-    assert len(from_shoe) == shoe.session.counters.sent
+    check_shoe_rows(rows, shoe)
     assert sum(row.kind == "CardDrawn" for row in rows) > 50
     assert sum(row.kind == "TableStarted" for row in rows) == KILLS + 1
-    assert not [row for row in rows if row.kind == "ControllerFault"]
-    settled = [row.payload for row in rows if row.kind == "RoundSettled"]
-    assert len(settled) >= 6
-    for round_ in settled:
-        assert round_["wagers_in"] == round_["paid_out"] + round_["house_result"], round_
+    assert len(settled_rounds(rows, "RoundSettled")) >= 6

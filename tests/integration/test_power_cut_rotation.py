@@ -23,9 +23,9 @@ from controller.journal import EVENT_TYPES
 from controller.journal_set import entries, set_files
 from sim_hardware.dealer import BlackjackDealer
 from sim_hardware.link import PtyLink
-from sim_hardware.remote import ConsoleClient, RemoteHands
 from sim_hardware.shoe import SimulatedShoe
-from sim_hardware.testbed import ControllerProcess, free_port, settle, write_config
+from sim_hardware.testbed import write_config
+from tests.integration.power_cuts import check_shoe_rows, deal_with_cuts, table_process
 
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 14
@@ -55,46 +55,29 @@ def _yesterdays_journal(folder: Path) -> None:
 def test_sigkill_with_snapshots_and_a_rotation_comes_back_exactly(
     tmp_path: Path, shoe: SimulatedShoe
 ) -> None:
-    port = free_port()
-    client = ConsoleClient(f"http://127.0.0.1:{port}")
-    config = write_config(tmp_path, shoe.link.url, port)
-    text = config.read_text()
-    line = f'path = "{tmp_path}/journal.sqlite"'
     archive = tmp_path / "archive"
-    keys = f'snapshot_every = 1\narchive_dir = "{archive}"\n'
-    config.write_text(text.replace(line, f"{line}\n{keys}", 1))
+
+    def config(port: int) -> Path:
+        path = write_config(tmp_path, shoe.link.url, port)
+        line = f'path = "{tmp_path}/journal.sqlite"'
+        keys = f'snapshot_every = 1\narchive_dir = "{archive}"\n'
+        path.write_text(path.read_text().replace(line, f"{line}\n{keys}", 1))
+        return path
+
+    client, controller, hands = table_process(shoe, config)
     _yesterdays_journal(tmp_path)
-    controller = ControllerProcess(config, client)
     rng = random.Random(SEED)
-    hands = RemoteHands(client, shoe, pin="2468")
     dealer = BlackjackDealer(hands, client.state, rng, insurance_sensors=False)
-    state = controller.start()
-    kills = exact = 0
     try:
-        while kills < KILLS or dealer.rounds_finished < 4:
-            seen = state.get("journal_seq", 0)
-            did = dealer.step()
-            if kills < KILLS and rng.random() < 0.2:  # a cut while the action is on its way
-                controller.kill()
-                state = controller.start()
-                assert state["recovered"] is True
-                kills += 1
-                continue
-            state = settle(client, seen, timeout=0.5 if did.startswith("wait") else 3.0)
-            if kills < KILLS and rng.random() < 0.25:  # at rest: back exactly as it was
-                controller.kill()
-                after = controller.start()
-                assert after["view"] == state["view"], (state["view"], after["view"])
-                assert after["round"] == state["round"]
-                assert after["journal_seq"] > state["journal_seq"]  # its TableStarted
-                state = after
-                kills += 1
-                exact += 1
+        run = deal_with_cuts(
+            controller, client, dealer, rng, controller.start(),
+            kills=KILLS, rounds=4, in_flight=0.2, at_rest=0.25,
+        )  # fmt: skip
         assert shoe.wait_until_acknowledged(10.0)
     finally:
         code = controller.stop()
     assert code == 0
-    assert exact >= 3
+    assert run.exact >= 3
 
     files = set_files(tmp_path / "journal.sqlite")
     assert len(files) >= 2, files  # the rotation happened
@@ -122,9 +105,7 @@ def test_sigkill_with_snapshots_and_a_rotation_comes_back_exactly(
     assert [r.seq for r in rows] == list(range(1, len(rows) + 1))
     assert sum(r.kind == "JournalRotated" for r in rows) == len(files) - 1
     assert sum(r.kind == "Snapshot" for r in rows) >= 4
-    from_shoe = [r.payload["seq"] for r in rows if r.source == "shoe" and "seq" in r.payload]
-    assert from_shoe == list(range(1, len(from_shoe) + 1))  # once each, in order, none lost
-    assert len(from_shoe) == shoe.session.counters.sent
+    check_shoe_rows(rows, shoe)  # once each, in order, none lost; no ControllerFault
     # every restart replayed exactly the events after the last snapshot before it
     since_snapshot, starts, snapshots_used = 0, 0, 0
     for row in rows:
@@ -138,4 +119,3 @@ def test_sigkill_with_snapshots_and_a_rotation_comes_back_exactly(
         elif row.kind in EVENT_TYPES:
             since_snapshot += 1
     assert starts == KILLS + 1 and snapshots_used >= 4
-    assert not [r for r in rows if r.kind == "ControllerFault"]

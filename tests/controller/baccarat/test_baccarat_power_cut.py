@@ -15,9 +15,13 @@ import pytest
 from controller.app.journal_files import open_journal
 from sim_hardware.baccarat_dealer import BaccaratDealer
 from sim_hardware.link import PtyLink
-from sim_hardware.remote import ConsoleClient, RemoteHands
 from sim_hardware.shoe import SimulatedShoe
-from sim_hardware.testbed import ControllerProcess, free_port, settle
+from tests.integration.power_cuts import (
+    check_shoe_rows,
+    deal_with_cuts,
+    settled_rounds,
+    table_process,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 KILLS = 8
@@ -50,50 +54,25 @@ def shoe() -> Iterator[SimulatedShoe]:
 def test_sigkill_loses_nothing_and_a_cut_at_rest_recovers_exactly(
     tmp_path: Path, shoe: SimulatedShoe
 ) -> None:
-    port = free_port()
-    client = ConsoleClient(f"http://127.0.0.1:{port}")
-    controller = ControllerProcess(config(tmp_path, shoe.link.url, port), client)
+    client, controller, hands = table_process(
+        shoe, lambda port: config(tmp_path, shoe.link.url, port)
+    )
     rng = random.Random(SEED)
-    hands = RemoteHands(client, shoe, pin="2468")  # the example config's demo PIN
     dealer = BaccaratDealer(hands, client.state, rng)
     state = controller.start()
     assert state["game"] == "baccarat"
-    kills = exact = 0
     try:
-        while kills < KILLS:
-            seen = state.get("journal_seq", 0)
-            did = dealer.step()
-            if rng.random() < 0.15:  # a cut while the action is on its way in
-                controller.kill()
-                state = controller.start()
-                assert state["recovered"] is True
-                kills += 1
-                continue
-            state = settle(client, seen, timeout=0.5 if did.startswith("wait") else 3.0)
-            if rng.random() < 0.15:  # a cut at rest: the table must come back as it was
-                controller.kill()
-                after = controller.start()
-                assert after["view"] == state["view"], (state["view"], after["view"])
-                state = after
-                kills += 1
-                exact += 1
-        while dealer.rounds_finished < 4:
-            seen = state.get("journal_seq", 0)
-            dealer.step()
-            state = settle(client, seen)
+        run = deal_with_cuts(
+            controller, client, dealer, rng, state,
+            kills=KILLS, rounds=4, in_flight=0.15, at_rest=0.15,
+        )  # fmt: skip
         assert shoe.wait_until_acknowledged(10.0)
     finally:
         code = controller.stop()
-    assert code == 0 and exact >= 2
+    assert code == 0 and run.exact >= 2
 
     with open_journal(tmp_path / "journal.sqlite", readonly=True) as journal:
         assert journal.verify() > 0
         rows = list(journal.entries())
-    from_shoe = [r.payload["seq"] for r in rows if r.source == "shoe" and r.payload.get("seq")]
-    assert from_shoe == list(range(1, len(from_shoe) + 1))
-    assert len(from_shoe) == shoe.session.counters.sent
-    assert not [row for row in rows if row.kind == "ControllerFault"]
-    settled = [row.payload for row in rows if row.kind == "CoupSettled"]
-    assert len(settled) >= 4
-    for coup in settled:
-        assert coup["wagers_in"] == coup["paid_out"] + coup["house_result"], coup
+    check_shoe_rows(rows, shoe)
+    assert len(settled_rounds(rows, "CoupSettled")) >= 4
