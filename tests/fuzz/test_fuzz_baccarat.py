@@ -1,5 +1,5 @@
 """Stateful fuzzing of the baccarat machine (hypothesis `RuleBasedStateMachine`), like the
-other games' in test_fuzz_games.py.
+other games' in test_fuzz_games.py (the part it shares with blackjack's: table_fuzz.py).
 
 Random sequences of legal and illegal events: cards from a real 6- or 8-deck shoe
 (reloaded when the table asks for a new shoe, or when it runs out), now and then any card
@@ -22,24 +22,17 @@ from typing import Any
 from fuzzing import BUDGET, FUZZ, Counter, run_for
 from hypothesis import settings
 from hypothesis import strategies as st
-from hypothesis.stateful import (
-    RuleBasedStateMachine,
-    initialize,
-    invariant,
-    rule,
-    run_state_machine_as_test,
-)
+from hypothesis.stateful import initialize, invariant, rule
+from table_fuzz import ShoeTableFuzz, run_counted
 
 from controller.baccarat.records import CoupSettled, HoldDecision, Violation
 from controller.baccarat.rules import BaccaratRules, Variant
 from controller.baccarat.table import BaccaratTable
-from controller.cards import DECK, Card, shoe_cards
-from controller.errors import IllegalAction
+from controller.cards import Card
 from controller.game import ActionRefused
-from controller.ports import ButtonPressed, CardDrawn, ConsoleButton, ShoeStatusChanged
+from controller.ports import ConsoleButton
 
 STEPS = settings(FUZZ, max_examples=FUZZ.max_examples // 4, stateful_step_count=150)
-ANY_CARD = st.sampled_from(DECK)
 BETS = st.sampled_from(["player", "banker", "tie", "player_pair", "banker_pair", "dragon"])
 POINT = {rank: (1 if rank == 14 else rank if rank < 10 else 0) for rank in range(2, 15)}
 
@@ -48,14 +41,11 @@ def points(cards: tuple[str, ...]) -> int:
     return sum(POINT[Card.parse(c).rank] for c in cards) % 10
 
 
-class BaccaratFuzz(RuleBasedStateMachine):
+class BaccaratFuzz(ShoeTableFuzz):
     def __init__(self) -> None:
         super().__init__()
         self.table = BaccaratTable()
-        self.rng = random.Random(0)
-        self.shoe: list[Card] = []
         self.settled: list[CoupSettled] = []
-        self.cited: list[str] = []
 
     @initialize(
         seed=st.integers(0, 2**32 - 1),
@@ -72,12 +62,9 @@ class BaccaratFuzz(RuleBasedStateMachine):
             table_differential=differential, maximum_wager=50,
         )  # fmt: skip
         self.table = BaccaratTable(rules)
+        self.decks = decks
         self.rng = random.Random(seed)
         self._reload()
-
-    def _reload(self) -> None:
-        self.shoe = list(shoe_cards(self.table.rules.decks))
-        self.rng.shuffle(self.shoe)
 
     def _take(self, out: list[Any]) -> None:
         for item in out:
@@ -109,36 +96,6 @@ class BaccaratFuzz(RuleBasedStateMachine):
             draws = {0: range(10), 1: range(10), 2: range(10), 3: [0, 1, 2, 3, 4, 5, 6, 7, 9],
                      4: range(2, 8), 5: range(4, 8), 6: [6, 7], 7: []}  # fmt: skip
             assert len(b_cards) == (3 if third in draws[b2] else 2)
-
-    def _api(self, name: str, *args: Any) -> None:
-        try:
-            getattr(self.table, name)(*args)
-        except IllegalAction as exc:
-            assert exc.rule
-            self.cited.append(exc.rule)
-        self._take(self.table.take_outputs())
-
-    @rule()
-    def card_from_the_shoe(self) -> None:
-        if not self.shoe:
-            self._reload()
-        self._take(self.table.handle(CardDrawn(source="shoe", card=self.shoe.pop())))
-
-    @rule(card=ANY_CARD)
-    def any_card(self, card: Card) -> None:
-        self._take(self.table.handle(CardDrawn(source="shoe", card=card)))
-
-    @rule(button=st.sampled_from(ConsoleButton))
-    def press(self, button: ConsoleButton) -> None:
-        self._take(self.table.handle(ButtonPressed(source="console", button=button)))
-
-    @rule(seen=st.booleans())
-    def cut_card(self, seen: bool) -> None:
-        status = ShoeStatusChanged(
-            source="shoe", cut_card_seen=seen, shoe_empty=False, door_open=False,
-            gate_locked=False,
-        )  # fmt: skip
-        self._take(self.table.handle(status))
 
     @rule(box=st.integers(0, 5), bet=BETS, amount=st.integers(-2, 60))
     def wager(self, box: int, bet: str, amount: int) -> None:
@@ -188,36 +145,16 @@ class BaccaratFuzz(RuleBasedStateMachine):
         else:
             self.card_from_the_shoe()
 
-    @rule(choice=st.integers(0, 99))
-    def dealer(self, choice: int) -> None:
-        self._dealer(choice)
-
-    @rule(choice=st.integers(0, 99))
-    def dealer_again(self, choice: int) -> None:
-        self._dealer(choice)
-
-    @rule(choice=st.integers(0, 99))
-    def dealer_once_more(self, choice: int) -> None:
-        self._dealer(choice)
-
     @invariant()
-    def accounts_and_holds(self) -> None:
+    def commission_accounts(self) -> None:
         assert all(owed >= 0 for owed in self.table.commission_owed)
-        if self.table.state == "hold":
-            assert self.table.violations and all(v.rule for v in self.table.violations)
-        assert all(isinstance(r, str) and r for r in self.cited)
 
 
 count = Counter()
 
 
 def check_baccarat() -> None:
-    class Counted(BaccaratFuzz):
-        def __init__(self) -> None:
-            super().__init__()
-            count.hit()
-
-    run_state_machine_as_test(Counted, settings=STEPS)
+    run_counted(BaccaratFuzz, count, STEPS)
 
 
 def test_fuzz_baccarat_machine() -> None:

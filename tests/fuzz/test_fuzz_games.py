@@ -1,4 +1,5 @@
-"""Stateful fuzzing of the two game machines (hypothesis `RuleBasedStateMachine`).
+"""Stateful fuzzing of the two game machines (hypothesis `RuleBasedStateMachine`; the
+shoe, buttons, cut card and dealer rules blackjack shares with baccarat: table_fuzz.py).
 
 Random sequences of legal and illegal events: cards from a real N-deck shoe (reshuffled
 when the table says 7.1 is due, or when it runs out), now and then any card (which may be
@@ -27,14 +28,14 @@ from hypothesis.stateful import (
     invariant,
     precondition,
     rule,
-    run_state_machine_as_test,
 )
+from table_fuzz import ANY_CARD, ShoeTableFuzz, run_counted
 
 from controller.blackjack.machine import BlackjackTable
 from controller.blackjack.records import HoldDecision, RoundSettled
 from controller.blackjack.records import Violation as BjViolation
 from controller.blackjack.rules import DealerBlackjackTakes, DoubleOn, Variants
-from controller.cards import DECK, Card, shoe_cards
+from controller.cards import DECK, Card
 from controller.errors import IllegalAction
 from controller.game import ActionRefused
 from controller.game.records import Violation as PkViolation
@@ -47,27 +48,22 @@ from controller.ports import (
     CardDrawn,
     ChipsSensed,
     ConsoleButton,
-    ShoeStatusChanged,
     SpotCleared,
     SpotOccupied,
 )
 
 STEPS = settings(FUZZ, max_examples=FUZZ.max_examples // 4, stateful_step_count=120)
-ANY_CARD = st.sampled_from(DECK)
 spots = st.sampled_from(
     ["box1", "box2", "box3", "box1.p2", "box7", "insurance1", "insurance2", "insurance1.p2",
      "discard", "box9", "nonsense"]
 )  # fmt: skip
 
 
-class BlackjackFuzz(RuleBasedStateMachine):
+class BlackjackFuzz(ShoeTableFuzz):
     def __init__(self) -> None:
         super().__init__()
         self.table = BlackjackTable()
-        self.rng = random.Random(0)
-        self.shoe: list[Card] = []
         self.settled: list[RoundSettled] = []
-        self.cited: list[str] = []
 
     @initialize(
         seed=st.integers(0, 2**32 - 1),
@@ -87,12 +83,9 @@ class BlackjackFuzz(RuleBasedStateMachine):
             dealer_blackjack_takes=takes, insurance_sensors=sensors, discard_rack_reader=rack,
         )  # fmt: skip
         self.table = BlackjackTable(variants)
+        self.decks = decks
         self.rng = random.Random(seed)
         self._reload()
-
-    def _reload(self) -> None:
-        self.shoe = list(shoe_cards(self.table.variants.decks))
-        self.rng.shuffle(self.shoe)
 
     def _take(self, out: list[Any]) -> None:
         for item in out:
@@ -100,27 +93,6 @@ class BlackjackFuzz(RuleBasedStateMachine):
                 self.settled.append(item)
             if isinstance(item, BjViolation | ActionRefused):
                 self.cited.append(item.rule)
-
-    def _api(self, name: str, *args: Any) -> None:
-        try:
-            getattr(self.table, name)(*args)
-        except IllegalAction as exc:
-            self.cited.append(exc.rule)
-        self._take(self.table.take_outputs())
-
-    @rule()
-    def card_from_the_shoe(self) -> None:
-        if not self.shoe:
-            self._reload()
-        self._take(self.table.handle(CardDrawn(source="shoe", card=self.shoe.pop())))
-
-    @rule(card=ANY_CARD)
-    def any_card(self, card: Card) -> None:
-        self._take(self.table.handle(CardDrawn(source="shoe", card=card)))
-
-    @rule(button=st.sampled_from(ConsoleButton))
-    def press(self, button: ConsoleButton) -> None:
-        self._take(self.table.handle(ButtonPressed(source="console", button=button)))
 
     @rule()
     def shuffled(self) -> None:
@@ -138,14 +110,6 @@ class BlackjackFuzz(RuleBasedStateMachine):
         else:
             event = SpotCleared(source="layout", spot=spot)
         self._take(self.table.handle(event))
-
-    @rule(seen=st.booleans())
-    def cut_card(self, seen: bool) -> None:
-        status = ShoeStatusChanged(
-            source="shoe", cut_card_seen=seen, shoe_empty=False, door_open=False,
-            gate_locked=False,
-        )  # fmt: skip
-        self._take(self.table.handle(status))
 
     @rule(box=st.integers(0, 8), person=st.integers(0, 4), amount=st.integers(-2, 40))
     def wager_or_insure(self, box: int, person: int, amount: int) -> None:
@@ -205,40 +169,17 @@ class BlackjackFuzz(RuleBasedStateMachine):
         else:
             self.card_from_the_shoe()
 
-    @rule(choice=st.integers(0, 99))
-    def dealer(self, choice: int) -> None:
-        self._dealer(choice)
-
-    @rule(choice=st.integers(0, 99))
-    def dealer_again(self, choice: int) -> None:
-        self._dealer(choice)
-
-    @rule(choice=st.integers(0, 99))
-    def dealer_once_more(self, choice: int) -> None:
-        self._dealer(choice)
-
     @invariant()
     def rounds_balance(self) -> None:
         for settled in self.settled:
             assert settled.wagers_in == settled.paid_out + settled.house_result, settled
-
-    @invariant()
-    def holds_and_refusals_cite_rules(self) -> None:
-        if self.table.state == "hold":
-            assert self.table.violations and all(v.rule for v in self.table.violations)
-        assert all(isinstance(r, str) and r for r in self.cited)
 
 
 bj_count = Counter()
 
 
 def check_blackjack() -> None:
-    class Counted(BlackjackFuzz):
-        def __init__(self) -> None:
-            super().__init__()
-            bj_count.hit()
-
-    run_state_machine_as_test(Counted, settings=STEPS)
+    run_counted(BlackjackFuzz, bj_count, STEPS)
 
 
 def test_fuzz_blackjack_machine() -> None:
@@ -415,12 +356,7 @@ pk_count = Counter()
 
 
 def check_poker() -> None:
-    class Counted(PokerFuzz):
-        def __init__(self) -> None:
-            super().__init__()
-            pk_count.hit()
-
-    run_state_machine_as_test(Counted, settings=STEPS)
+    run_counted(PokerFuzz, pk_count, STEPS)
 
 
 def test_fuzz_poker_machine() -> None:
