@@ -5,25 +5,16 @@ wrong, and a possible counterfeit chip in the alarm log."""
 from __future__ import annotations
 
 import csv
-import datetime
 import io
 from pathlib import Path
 from typing import Any
+
+from pit_rows import START, row
 
 from controller.app.pit import ALARM_KINDS
 from controller.app.pit_alarms import AlarmLog
 from controller.app.pit_figures import figures_csv, shift_figures
 from controller.app.pit_store import KEPT_KINDS, PitStore
-
-START = 1_800_000_000.0
-
-
-def row(
-    table: str, seconds: float, row_kind: str, actor: str | None, round_: int = 1, **payload: Any
-) -> dict[str, Any]:
-    wall = datetime.datetime.fromtimestamp(START + seconds, datetime.UTC).isoformat()
-    return {"table": table, "site": "s", "seq": int(seconds), "wall": wall,
-            "round": round_, "kind": row_kind, "actor": actor, "payload": payload}  # fmt: skip
 
 
 def mismatch(

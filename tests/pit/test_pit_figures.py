@@ -4,7 +4,6 @@ the pit's own store (issue 19): pure functions and a SQLite file, no broker."""
 from __future__ import annotations
 
 import csv
-import datetime
 import io
 import json
 import sqlite3
@@ -12,9 +11,9 @@ import urllib.error
 import urllib.request
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
 
 import pytest
+from pit_rows import START, at, row
 
 from controller.app.pit_figures import figures_csv, series, shift_figures, svg_chart
 from controller.app.pit_floor import Floor
@@ -25,18 +24,6 @@ from controller.app.pit_words import all_state_words, decision_words, state_word
 from controller.blackjack.machine import STATES as BLACKJACK_STATES
 from controller.errors import ConfigError
 from controller.poker.machine import STATES as POKER_STATES
-
-START = 1_800_000_000.0  # 2027-01-15T08:00:00Z
-
-
-def at(seconds: float) -> str:
-    return datetime.datetime.fromtimestamp(START + seconds, datetime.UTC).isoformat()
-
-
-def row(table: str, seconds: float, kind: str, actor: str | None = "d01", **payload: Any) -> dict:
-    return {"table": table, "site": "s", "seq": int(seconds), "wall": at(seconds),
-            "round": 1, "kind": kind, "actor": actor, "payload": payload}  # fmt: skip
-
 
 ROWS = [
     row("bj-01", 60, "RoundSettled", wagers_in=10, house_result=4, paid_out=6, void=False),

@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pit_rows
 import pytest
+from pit_rows import START
 
 from controller import game as games
 from controller.app import pit_figures, pit_floor, pit_games, pit_store, pit_words
@@ -21,14 +23,10 @@ from controller.app.pit_games import game_words
 from controller.app.pit_store import PitStore
 from controller.game.contract import figures_from
 
-START = 1_800_000_000.0
-
 
 def row(table: str, seconds: float, kind: str, **payload: Any) -> dict[str, Any]:
-    wall = datetime.datetime.fromtimestamp(START + seconds, datetime.UTC).isoformat()
-    return {"table": table, "site": "s", "seq": int(seconds), "wall": wall, "round": 1,
-            "kind": kind, "actor": "d01", "payload": payload,
-            "hash": f"{table}{seconds}"}  # fmt: skip
+    """A journal row (`pit_rows.row`) with the hash the pit's store keys it by."""
+    return {**pit_rows.row(table, seconds, kind, **payload), "hash": f"{table}{seconds}"}
 
 
 @pytest.fixture
