@@ -3,10 +3,10 @@
 `ShoeTableFuzz` is the part of blackjack's and baccarat's that is the same: cards from a
 real N-deck shoe (reshuffled when it runs out, or when the game's own rule asks), now and
 then any card, every console button at any moment, cutting-card reports, the rules API
-called through ``_api`` (a refusal is an `IllegalAction` naming its rule), three dealer
-rules so that rounds get played through, and the invariant that a HOLD and every refusal
-cite a rule. Each game adds its setup, what it takes from the outputs (``_take``), its
-rules-API calls and its dealer (``_dealer``).
+called through ``_api`` (a refusal is an `IllegalAction` naming its rule), the dealer
+rules of `DealerFuzz` (poker's fuzzer has those too), and the invariant that a HOLD and
+every refusal cite a rule. Each game adds its setup, what it takes from the outputs
+(``_take``), its rules-API calls and its dealer (``_dealer``).
 
 `run_counted` runs a machine once under hypothesis, counting its examples for `run_for`.
 """
@@ -28,7 +28,27 @@ from controller.ports import ButtonPressed, CardDrawn, ConsoleButton, ShoeStatus
 ANY_CARD = st.sampled_from(DECK)
 
 
-class ShoeTableFuzz(RuleBasedStateMachine):
+class DealerFuzz(RuleBasedStateMachine):
+    """Three rules that each let the game's dealer (``_dealer``) take the next step, so
+    that among the random events rounds still get played through to settlement."""
+
+    def _dealer(self, choice: int) -> None:
+        raise NotImplementedError  # what the game's dealer would do next
+
+    @rule(choice=st.integers(0, 99))
+    def dealer(self, choice: int) -> None:
+        self._dealer(choice)
+
+    @rule(choice=st.integers(0, 99))
+    def dealer_again(self, choice: int) -> None:
+        self._dealer(choice)
+
+    @rule(choice=st.integers(0, 99))
+    def dealer_once_more(self, choice: int) -> None:
+        self._dealer(choice)
+
+
+class ShoeTableFuzz(DealerFuzz):
     """A table dealt from a shoe; ``table`` has ``handle``, ``take_outputs``, ``state`` and
     ``violations``. A subclass's setup sets ``table``, ``decks`` and ``rng``, then
     `_reload`s."""
@@ -48,9 +68,6 @@ class ShoeTableFuzz(RuleBasedStateMachine):
 
     def _take(self, out: list[Any]) -> None:
         raise NotImplementedError  # the game's records: settlements, violations
-
-    def _dealer(self, choice: int) -> None:
-        raise NotImplementedError  # what the game's dealer would do next
 
     def _api(self, name: str, *args: Any) -> None:
         try:
@@ -80,18 +97,6 @@ class ShoeTableFuzz(RuleBasedStateMachine):
             gate_locked=False,
         )  # fmt: skip
         self._take(self.table.handle(status))
-
-    @rule(choice=st.integers(0, 99))
-    def dealer(self, choice: int) -> None:
-        self._dealer(choice)
-
-    @rule(choice=st.integers(0, 99))
-    def dealer_again(self, choice: int) -> None:
-        self._dealer(choice)
-
-    @rule(choice=st.integers(0, 99))
-    def dealer_once_more(self, choice: int) -> None:
-        self._dealer(choice)
 
     @invariant()
     def holds_and_refusals_cite_rules(self) -> None:

@@ -23,13 +23,12 @@ from fuzzing import BUDGET, FUZZ, Counter, run_for
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
-    RuleBasedStateMachine,
     initialize,
     invariant,
     precondition,
     rule,
 )
-from table_fuzz import ANY_CARD, ShoeTableFuzz, run_counted
+from table_fuzz import ANY_CARD, DealerFuzz, ShoeTableFuzz, run_counted
 
 from controller.blackjack.machine import BlackjackTable
 from controller.blackjack.records import HoldDecision, RoundSettled
@@ -186,7 +185,7 @@ def test_fuzz_blackjack_machine() -> None:
     assert run_for("blackjack machine", check_blackjack, bj_count, BUDGET * 2) > 0
 
 
-class PokerFuzz(RuleBasedStateMachine):
+class PokerFuzz(DealerFuzz):
     def __init__(self) -> None:
         super().__init__()
         self.table = PokerTable(PokerRules(seats=6))
@@ -325,18 +324,6 @@ class PokerFuzz(RuleBasedStateMachine):
                     self._api("expose", seat, [*known, *rest[: 5 - len(known)]])
         else:
             self.card_from_the_deck()
-
-    @rule(choice=st.integers(0, 99))
-    def dealer(self, choice: int) -> None:
-        self._dealer(choice)
-
-    @rule(choice=st.integers(0, 99))
-    def dealer_again(self, choice: int) -> None:
-        self._dealer(choice)
-
-    @rule(choice=st.integers(0, 99))
-    def dealer_once_more(self, choice: int) -> None:
-        self._dealer(choice)
 
     @invariant()
     def chips_balance(self) -> None:
