@@ -20,7 +20,7 @@ from controller.baccarat.rules import (
     VOID_RULE,
     WAGERS_RULE,
 )
-from controller.game.machine import PhaseFacts, PhaseModel, fire
+from controller.game.machine import HOLD_FACTS, PhaseFacts, PhaseModel, fire
 from controller.game.records import HOLD_PROCEDURE
 from controller.ports import Lamp, LampPattern
 
@@ -92,10 +92,7 @@ _FACTS: dict[Phase, PhaseFacts] = {
         card_breaks=(TABLE_OF_PLAY, "a card after both hands were complete"),
         lamps={Lamp.DEALER_ACTION: LampPattern.STEADY},
     ),
-    Phase.HOLD: PhaseFacts(
-        card_breaks=(HOLD_PROCEDURE, "a card while the table was on hold"),
-        lamps={Lamp.HOLD: LampPattern.FLASH},
-    ),
+    Phase.HOLD: HOLD_FACTS,
 }
 FACTS: dict[str, PhaseFacts] = {phase.value: facts for phase, facts in _FACTS.items()}
 

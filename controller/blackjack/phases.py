@@ -13,7 +13,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from controller.game.machine import PhaseFacts, PhaseModel, fire
+from controller.game.machine import HOLD_FACTS, PhaseFacts, PhaseModel, fire
 from controller.game.records import HOLD_PROCEDURE
 from controller.ports import Lamp, LampPattern
 
@@ -106,10 +106,7 @@ _FACTS: dict[Phase, PhaseFacts] = {
         card_breaks=("4.1", "a card after the dealer's hand was complete"),
         lamps={Lamp.DEALER_ACTION: LampPattern.STEADY},
     ),
-    Phase.HOLD: PhaseFacts(
-        card_breaks=(HOLD_PROCEDURE, "a card while the table was on hold"),
-        lamps={Lamp.HOLD: LampPattern.FLASH},
-    ),
+    Phase.HOLD: HOLD_FACTS,
 }
 # keyed by the state's text, as the machine holds it (an Enum member hashes by its name)
 FACTS: dict[str, PhaseFacts] = {phase.value: facts for phase, facts in _FACTS.items()}

@@ -19,9 +19,10 @@ from typing import Any
 from transitions import Machine, MachineError
 
 from controller.errors import IllegalAction
+from controller.game.records import HOLD_PROCEDURE
 from controller.ports import Lamp, LampPattern
 
-__all__ = ["PhaseFacts", "PhaseModel", "fire"]
+__all__ = ["HOLD_FACTS", "PhaseFacts", "PhaseModel", "fire"]
 
 
 class PhaseModel:
@@ -68,3 +69,11 @@ class PhaseFacts:
     gate_open: bool = False
     burn: bool = False
     lamps: Mapping[Lamp, LampPattern] = dataclasses.field(default_factory=dict)
+
+
+# The HOLD state, where a game's machine has one: no card may come until a supervisor
+# clears it (the gate stays locked), and the red lamp flashes (DESIGN.md Runtime model).
+HOLD_FACTS = PhaseFacts(
+    card_breaks=(HOLD_PROCEDURE, "a card while the table was on hold"),
+    lamps={Lamp.HOLD: LampPattern.FLASH},
+)
