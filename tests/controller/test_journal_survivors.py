@@ -114,6 +114,8 @@ def test_journal_last_authentic_row_of_a_kind_checked_now(tmp_path: Path) -> Non
         "test",
     )
     assert last.prev_hash == j.row_hash_at(1) and last.hash == j.row_hash_at(2)
+    assert isinstance(last.wall, str) and last.wall.endswith("+00:00")
+    assert isinstance(last.mono, float)
     j.close()
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("DROP TRIGGER journal_no_update")
@@ -157,3 +159,41 @@ def test_journal_a_rotated_file_is_checkpointed_only_once_it_has_a_row(tmp_path:
     checkpoint = j.read_checkpoint()
     assert checkpoint is not None and checkpoint.seq == 42
     j.close()
+
+
+def test_journal_a_checkpoint_vouches_for_the_rows_before_its_own(tmp_path: Path) -> None:
+    path = tmp_path / "c2.sqlite"
+    j = Journal(path, key=KEY)
+    j.append("Note", {"n": 1}, source="test")
+    j.append("Note", {"n": 2}, source="test")
+    j.checkpoint()
+    j.close()
+    again = Journal(path, key=KEY)
+    assert again.checked_from == 1  # row 1 taken on the checkpoint's word, row 2 checked
+    again.close()
+
+
+def _journal_view_without_actor(path: Path) -> None:
+    """A journal whose ``journal`` is a view that lacks a column: SQLite refuses the
+    queries that name it, and the journal says the file is damaged."""
+    _journal_as_a_view(path)
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("DROP VIEW journal")
+    db.execute(
+        "CREATE VIEW journal AS SELECT seq, wall, mono, round, source, kind, payload, "
+        "prev_hash, hash FROM kept"
+    )
+    db.close()
+
+
+def test_journal_a_file_sqlite_cannot_read_is_named_damaged(tmp_path: Path) -> None:
+    path = tmp_path / "d.sqlite"
+    _journal_view_without_actor(path)
+    with pytest.raises(JournalError) as caught:
+        Journal(path, key=KEY)  # the check at open reads every column
+    assert str(caught.value) == f"the journal {path} is damaged: no such column: actor"
+    reader = Journal(path, key=KEY, readonly=True, check=False)
+    with pytest.raises(JournalError) as caught:
+        reader.last_authentic("Note")
+    assert str(caught.value) == f"the journal {path} is damaged: no such column: actor"
+    reader.close()
