@@ -104,6 +104,7 @@ BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 """
 
 
+_HAS_TABLE = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'journal'"
 FORMAT = 2
 """``PRAGMA user_version`` of a journal whose chain is keyed (0: plain SHA-256)."""
 MIN_KEY_BYTES = 16
@@ -151,13 +152,14 @@ class Journal:
                     uri, uri=True, isolation_level=None, check_same_thread=False
                 )
             else:
-                new = not self.path.exists()
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 # One thread at a time: the start-up replay, then the controller thread.
                 self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
-                if new:
+                # new by its tables, not its file: a cut before the schema's commit (a
+                # rotation cut short) leaves a file with no table, a new empty journal
+                if not self._db.execute(_HAS_TABLE).fetchone():
                     self._db.executescript(_SCHEMA)
                     self._db.execute(f"PRAGMA user_version={FORMAT}")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]

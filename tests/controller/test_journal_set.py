@@ -111,6 +111,23 @@ def test_a_rotation_cut_short_is_finished_at_the_next_open(tmp_path: Path) -> No
     assert verify_set(set_files(base), KEY).rows == 4
 
 
+def test_a_rotation_cut_before_the_new_file_had_its_table_is_finished(tmp_path: Path) -> None:
+    """The power cut came after SQLite made the new file (it exists, in WAL mode) and
+    before its schema was committed: the next open finds a file with no table in it."""
+    base = tmp_path / "journal.sqlite"
+    with Journal(base, key=KEY) as journal:
+        _fill(journal, 3)
+        head = journal.head
+    bare = sqlite3.connect(segment_path(base, 4))
+    bare.execute("PRAGMA journal_mode=WAL")
+    bare.close()
+    with open_live(base, KEY) as live:
+        assert live.path == segment_path(base, 4)
+        assert live.last_seq == 4
+        assert next(live.entries()).prev_hash == head.hash
+    assert verify_set(set_files(base), KEY).rows == 4
+
+
 def test_an_archived_file_reads_and_verifies_as_it_was(tmp_path: Path) -> None:
     files = _three_files(tmp_path)
     archive = tmp_path / (files[1].name + ".xz")
