@@ -59,6 +59,7 @@ def deal_with_cuts(
     rng: random.Random,
     state: dict[str, Any],
     *,
+    shoe: SimulatedShoe,
     kills: int,
     rounds: int,
     in_flight: float,
@@ -66,7 +67,12 @@ def deal_with_cuts(
 ) -> Cuts:
     """Let ``dealer`` deal on the started ``controller`` (its first ``state``) until
     ``kills`` cuts were made, each step cut in flight with odds ``in_flight`` and at rest
-    with odds ``at_rest`` (drawn from ``rng``), and ``rounds`` rounds are finished."""
+    with odds ``at_rest`` (drawn from ``rng``), and ``rounds`` rounds are finished.
+
+    After a cut in flight the dealer waits until the restarted table has taken what the
+    shoe resends (the shoe's outbox acknowledged) and settled, as a dealer at the table
+    waits for the screen: acting on the state from before the resend would deal a card the
+    table no longer asks for."""
     run = Cuts(state)
     while run.kills < kills or dealer.rounds_finished < rounds:
         seen = run.state.get("journal_seq", 0)
@@ -74,8 +80,10 @@ def deal_with_cuts(
         cutting = run.kills < kills
         if cutting and rng.random() < in_flight:
             controller.kill()
-            run.state = controller.start()
-            assert run.state["recovered"] is True
+            started = controller.start()
+            assert started["recovered"] is True
+            assert shoe.wait_until_acknowledged(10.0)
+            run.state = settle(client, started["journal_seq"] - 1)
             run.kills += 1
             continue
         run.state = settle(client, seen, timeout=0.5 if did.startswith("wait") else 3.0)

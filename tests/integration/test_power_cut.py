@@ -51,7 +51,7 @@ def test_sigkill_at_50_points_loses_nothing_and_recovers_exactly(
     try:
         run = deal_with_cuts(
             controller, client, dealer, rng, controller.start(),
-            kills=KILLS, rounds=6, in_flight=0.25, at_rest=0.2,
+            shoe=shoe, kills=KILLS, rounds=6, in_flight=0.25, at_rest=0.2,
         )  # fmt: skip
         assert shoe.wait_until_acknowledged(10.0)
     finally:

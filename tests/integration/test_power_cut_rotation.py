@@ -71,7 +71,7 @@ def test_sigkill_with_snapshots_and_a_rotation_comes_back_exactly(
     try:
         run = deal_with_cuts(
             controller, client, dealer, rng, controller.start(),
-            kills=KILLS, rounds=4, in_flight=0.2, at_rest=0.25,
+            shoe=shoe, kills=KILLS, rounds=4, in_flight=0.2, at_rest=0.25,
         )  # fmt: skip
         assert shoe.wait_until_acknowledged(10.0)
     finally:

@@ -64,7 +64,7 @@ def test_sigkill_loses_nothing_and_a_cut_at_rest_recovers_exactly(
     try:
         run = deal_with_cuts(
             controller, client, dealer, rng, state,
-            kills=KILLS, rounds=4, in_flight=0.15, at_rest=0.15,
+            shoe=shoe, kills=KILLS, rounds=4, in_flight=0.15, at_rest=0.15,
         )  # fmt: skip
         assert shoe.wait_until_acknowledged(10.0)
     finally:
