@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 from collections.abc import Iterable
-from typing import Protocol
+from typing import Any, Protocol
 
 from controller.journal import Entry
 from controller.ports import (
@@ -18,6 +18,16 @@ from controller.ports import (
     SetLamp,
     SupervisorAction,
 )
+
+
+class Device(Protocol):
+    """What the loop needs of a device: carrying out the commands it has the hardware for,
+    and ``acknowledge(seq)``, called once an event carrying a sequence number is journaled
+    (a no-op for a device with no acknowledgement: `drivers.card_source.CardSource`)."""
+
+    def handles(self, command: Command) -> bool: ...
+    def execute(self, command: Command) -> None: ...
+    def acknowledge(self, seq: int) -> None: ...
 
 
 class History(Protocol):
@@ -77,3 +87,13 @@ def action_name(event: Event) -> str:
     if isinstance(event, SupervisorAction):
         return f"supervisor {event.decision}"
     return type(event).__name__
+
+
+def unsigned_refusal(event: Event) -> dict[str, Any]:
+    """The notice for touch-console input while no dealer is signed in (never journaled)."""
+    return {
+        "type": "ActionRefused",
+        "action": action_name(event),
+        "rule": "",
+        "reason": "no dealer is signed in at the console: sign in first",
+    }
