@@ -238,13 +238,24 @@ def import_time_prefixes(path: str) -> tuple[str, ...]:
 
 
 def tally(
-    codes: dict[str, int], equiv: dict[str, str], skip: tuple[str, ...] = ()
+    codes: dict[str, int],
+    equiv: dict[str, str],
+    skip: tuple[str, ...] = (),
+    drifted: list[str] | None = None,
 ) -> tuple[Counter[str], list[str]]:
+    """Count each mutant's fate. A mutant listed as equivalent that a test killed is not
+    equivalent: mutmut numbers a function's mutants in order, so an edit to the function
+    moves the numbers and the list's entry now names another mutant. It is counted as
+    killed and added to ``drifted``, for the list to be corrected."""
     count: Counter[str] = Counter()
     survivors = []
     for name, code in sorted(codes.items()):
         if skip and name.startswith(skip):
             count["import-time"] += 1
+        elif name in equiv and code in KILLED:
+            count["killed"] += 1
+            if drifted is not None:
+                drifted.append(name)
         elif name in equiv:
             count["equivalent"] += 1
         elif code in KILLED:
@@ -307,6 +318,7 @@ def main() -> int:
     failed = []
     figures = {}
     survivors_all: list[str] = []
+    drifted: list[str] = []
     for path in args.only or config["source_paths"]:
         for route, results in routes.items():
             if path not in results or not results[path]:
@@ -314,7 +326,7 @@ def main() -> int:
                     failed.append(f"{path} (no mutants: did mutmut run?)")
                 continue
             skip = import_time_prefixes(path) if route == "mutmut" else ()
-            count, survivors = tally(results[path], equiv, skip)
+            count, survivors = tally(results[path], equiv, skip, drifted)
             tested = (
                 count["killed"]
                 + count["survived"]
@@ -341,6 +353,12 @@ def main() -> int:
         print("\nlisted as equivalent but no longer generated (remove them):")
         for name in sorted(unused):
             print("  " + name)
+    if drifted:
+        print("\nlisted as equivalent but killed (the function changed and its mutants")
+        print("were renumbered: find the mutant each entry meant, and correct the list):")
+        for name in drifted:
+            print("  " + name)
+        failed.append("the equivalents list (entries that name killed mutants)")
     if failed:
         print(f"\nunder {THRESHOLD:.0f}% killed: " + ", ".join(failed))
         return 1

@@ -31,11 +31,21 @@ def _journal_as_a_view(path: Path) -> None:
 
 
 def test_journal_guards_that_cannot_be_restored_refuse_the_open_by_name(tmp_path: Path) -> None:
-    path = tmp_path / "view.sqlite"
-    _journal_as_a_view(path)
+    """The rows check out, but the append-only guards cannot be put back (a table has
+    taken the index's name): the open is refused with SQLite's reason."""
+    path = tmp_path / "squatted.sqlite"
+    j = Journal(path, key=KEY)
+    j.append("Note", {"n": 1}, source="test")
+    j.close()
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("DROP INDEX journal_round")
+    db.execute("CREATE TABLE journal_round (x)")
+    db.close()
     with pytest.raises(JournalError) as caught:
         Journal(path, key=KEY)
-    assert str(caught.value) == f"cannot open the journal {path}: views may not be indexed"
+    assert str(caught.value) == (
+        f"cannot open the journal {path}: there is already a table named journal_round"
+    )
     # the failed open let go of the file: it can be opened (read-only) at once
     reader = Journal(path, key=KEY, readonly=True)
     assert [e.payload for e in reader.entries()] == [{"n": 1}]
