@@ -207,3 +207,12 @@ def test_journal_a_file_sqlite_cannot_read_is_named_damaged(tmp_path: Path) -> N
         reader.last_authentic("Note")
     assert str(caught.value) == f"the journal {path} is damaged: no such column: actor"
     reader.close()
+
+
+def test_journal_a_rotation_row_is_known_by_its_written_name(tmp_path: Path) -> None:
+    """The rotation row's kind is part of the file format: a file another version wrote,
+    whose first row is named "JournalRotated", still begins where that row says."""
+    payload = {"prev_seq": 41, "prev_hash": HEAD.hash}
+    j = _rotated(tmp_path / "w.sqlite", ("JournalRotated", payload))
+    assert j.origin() == HEAD
+    j.close()
