@@ -49,7 +49,7 @@ _POKER = [
 ]
 _BLACKJACK = [
     f"tests/controller/blackjack/test_{name}_bites.py"
-    for name in ("actions", "dealing", "layout", "machine", "round")
+    for name in ("actions", "dealing", "layout", "machine", "round", "hand")
 ]
 IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
     "firmware_bridge/frame.py": (["<module>"], [_BRIDGE]),
@@ -88,6 +88,7 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
     "controller/blackjack/dealing.py": (["<module>"], _BLACKJACK),
     "controller/blackjack/layout.py": (["<module>"], _BLACKJACK),
     "controller/blackjack/round.py": (["<module>"], _BLACKJACK),
+    "controller/blackjack/hand.py": (["<module>"], _BLACKJACK),
     "controller/blackjack/settlement.py": (
         ["<module>"],
         [
