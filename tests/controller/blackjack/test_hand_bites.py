@@ -5,7 +5,9 @@ total the dealer is shown, a box's stakes and its clearing for the next round.""
 from __future__ import annotations
 
 import pytest
+from bites_support import dealt
 
+from controller.blackjack.display import snapshot
 from controller.blackjack.hand import Box, Hand, card_value
 from controller.cards import Card
 
@@ -97,3 +99,9 @@ def test_rule_10_3_a_box_paid_at_once_and_cleared_for_the_next_round() -> None:
         False,
     )
     assert box.number == 3
+
+
+def test_rule_9_6_a_box_not_voided_shows_as_not_voided() -> None:
+    s = dealt({(1, 1): 4}, "9s 7d 8c")
+    (view,) = snapshot(s.table).boxes
+    assert view.void is False  # the display's JSON says false, not null
