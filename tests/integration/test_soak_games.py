@@ -1,8 +1,8 @@
 """The soak beyond blackjack (tools/soak.py ``--game``, issue 17): a few seconds of baccarat
-through the injected faults end with nothing lost, nothing doubled and every coup balanced;
-the checks read the game's round-end record through its spec and do fail a run whose
-rounds do not balance or whose shoe sent a card the journal lacks; a game the soak cannot
-play is refused in one line saying why."""
+(and of poker) through the injected faults end with nothing lost, nothing doubled and
+every round balanced; the checks read the game's round-end record through its spec and
+do fail a run whose rounds do not balance or whose shoe sent a card the journal lacks; a
+game the soak cannot play is refused in one line saying why."""
 
 from __future__ import annotations
 
@@ -121,3 +121,14 @@ def test_the_command_line_refuses_an_unknown_game(capsys: pytest.CaptureFixture[
         main(["--game", "nosuch", "--seconds", "1"])
     assert exited.value.code == 2
     assert "invalid choice: 'nosuch'" in capsys.readouterr().err
+
+
+@pytest.mark.timeout(90)
+def test_a_short_poker_soak_loses_nothing_and_every_hand_balances(tmp_path: Path) -> None:
+    """Poker soaks too (PokerDealer.soak_profile): HandSettled rows, one deck a hand."""
+    result = run_soak(10.0, seed=20261203, folder=tmp_path, game="poker")
+    text = report(result)
+    assert result.game == "poker" and result.rounds_played > 0, text
+    assert result.events_lost == 0 and result.events_duplicated == 0, text
+    assert result.rounds_unbalanced == 0 and result.unaccounted == [], text
+    assert "(a 2nd As;" in text and result.ok, text
