@@ -8,7 +8,7 @@ from controller.blackjack.book import round_settled, settle_payouts, void_payout
 from controller.blackjack.hand import Box, Hand
 from controller.blackjack.records import RoundSettled
 from controller.blackjack.round import Round
-from controller.blackjack.rules import DealerBlackjackTakes, Variants
+from controller.blackjack.rules import DealerBlackjackTakes, OddStakes, Variants
 from controller.blackjack.settlement import Kind, Outcome, Payout
 from controller.cards import Card
 
@@ -125,3 +125,43 @@ def test_rule_4_1_the_round_settled_balances_and_names_the_dealer_s_cards() -> N
     play.payouts = settle_payouts(play, Variants())
     assert round_settled(play, False) == RoundSettled(7, 6, 12, -6, ("Ks", "8d"), False)
     assert round_settled(play, True).void is True
+
+
+def test_rule_10_1_the_table_s_rounding_of_an_odd_stake_s_3_to_2_at_the_end() -> None:
+    play = round_with("Ks 9d", box(1, {1: 5}, hand("As Kd")))
+    (paid,) = settle_payouts(play, Variants(odd_stakes=OddStakes.ROUND_DOWN))
+    assert (paid.stake, paid.won) == (5, 7)  # 7.5 rounded down by the table's rule
+    (paid,) = settle_payouts(play, Variants(odd_stakes=OddStakes.ROUND_UP))
+    assert paid.won == 8
+
+
+def test_rule_4_1_a_dealer_s_hard_21_is_not_bust_and_22_is() -> None:
+    play = round_with("7s 7d 7c", box(1, {1: 4}, hand("Ts 8d")))
+    assert [p.outcome for p in settle_payouts(play, Variants())] == [Outcome.LOSE]
+    play = round_with("Ks 6d 6c", box(1, {1: 4}, hand("Ts Qd")))
+    assert [p.outcome for p in settle_payouts(play, Variants())] == [Outcome.WIN]
+
+
+def test_rule_10_2_a_dealer_blackjack_takes_bust_hands_and_one_standing_wager() -> None:
+    doubled = hand("9s 2d Tc", True)  # doubled to 21: standing, not bust
+    doubled.extra = {1: 10}
+    b = box(1, {1: 10}, doubled, hand("8h Td 4c", True))  # the second hand: 22, bust
+    play = round_with("As Kd", b)
+    out = settle_payouts(
+        play, Variants(dealer_blackjack_takes=DealerBlackjackTakes.BUSTED_PLUS_ONE)
+    )
+    assert [(p.hand, p.stake, p.returned, p.lost) for p in out] == [
+        (1, 20, 10, 10),  # standing: one original wager taken, the double returned
+        (2, 10, 0, 10),  # bust: taken
+    ]
+    assert out[1] == Payout(1, 2, 1, WAGER, Outcome.LOSE, 10, 0, 0, 10, "4.1")
+
+
+def test_rule_10_3_a_person_after_one_paid_even_money_is_still_settled() -> None:
+    b = box(2, {1: 4, 2: 6}, hand("As Qd"))
+    b.even_money.add(1)  # the holder took even money; person 2 waits for the dealer
+    play = round_with("As 7d", b)
+    assert [(p.person, p.outcome) for p in settle_payouts(play, Variants())] == [
+        (2, Outcome.BLACKJACK)
+    ]
+    assert [(p.person, p.stake) for p in void_payouts(b)] == [(2, 6)]
