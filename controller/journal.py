@@ -22,30 +22,26 @@ changed. A journal written before the chain was keyed (``PRAGMA user_version`` 0
 SHA-256) is refused: it cannot be checked.
 
 **Checked at every open** (`Journal.check`), before anything is replayed or appended. A
-full check of a long journal takes seconds (bench/journal_check.py), so the journal keeps a
-**checkpoint** beside it, ``<journal>.checkpoint``: the last seq that was checked or
-written by the controller, that row's hash, and an HMAC of both under the key. Opening
-checks only the checkpoint's own row and the rows after it, and refuses a journal that
-ends before the checkpoint (rows cut off the end) or whose row there has another hash
-(the end rewritten). A missing or unreadable checkpoint means a full check; a checkpoint
-whose MAC does not check out (forged, or from another key) is refused. Why it is a file
-of its own, written without an fsync: `controller.journal_checkpoint`.
+full check takes seconds (bench/journal_check.py), so a **checkpoint** beside the file
+(`controller.journal_checkpoint`) names the last row checked or written, its hash, and an
+HMAC of both under the key. Opening checks only that row and the rows after it, and
+refuses a journal that ends before it (rows cut off) or holds another hash there (the end
+rewritten). No checkpoint means a full check; a forged one is refused.
 
-**Rotation** (issue 16, `controller.journal_set`): a table's journal is a set of files; a
-file rotation opens begins with a `ROTATED` row that goes on from the last row of the file
-before it (its seq and hash), so the chain runs unbroken across files (`Journal.origin`).
+**Rotation** (issue 16, `controller.journal_set`): a file rotation opens begins with a
+`ROTATED` row going on from the file before it, so the chain runs across files.
 
-What the checkpoint cannot see: a row older than the checkpoint changed while the table
-was off (the controller runs a full check in the background after every start for that),
-and a journal and its checkpoint both replaced by older copies, or rewritten by someone
-who also has the key (the pit's watch on each table's published head, and
-``tablectl journal verify --head``, catch that). A journal that does not check out is
-never mended here: a supervisor opens a new one, the old one kept beside it
-(`controller.app.journal_reopen`). docs/security.md, "The journal".
+What the checkpoint cannot see: a row older than it changed while the table was off (a
+full check runs in the background after every start), and a journal and checkpoint both
+replaced by older copies, or rewritten with the key (the pit's watch on each table's head
+and ``tablectl journal verify --head`` catch that). A journal that does not check out is
+never mended here: a supervisor opens a new one (`controller.app.journal_reopen`).
+docs/security.md, "The journal".
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import sqlite3
@@ -56,6 +52,7 @@ from typing import Any
 
 from controller.journal_checkpoint import read_checkpoint, write_checkpoint
 from controller.journal_rows import (  # the rows as data (journal_rows.py), re-exported
+    COLUMNS,
     EVENT_TYPES,
     Checkpoint,
     Entry,
@@ -68,6 +65,7 @@ from controller.journal_rows import (  # the rows as data (journal_rows.py), re-
     check_row,
     checkpoint_path,
     decode_event,
+    entry_from_sql,
     plain_row_hash,
     row_hash,
     to_jsonable,
@@ -105,9 +103,19 @@ BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 
 
 _HAS_TABLE = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'journal'"
+_LAST = "ORDER BY seq DESC LIMIT 1"
 FORMAT = 2
 """``PRAGMA user_version`` of a journal whose chain is keyed (0: plain SHA-256)."""
 MIN_KEY_BYTES = 16
+
+
+@contextlib.contextmanager
+def _reading(path: Path) -> Iterator[None]:
+    """SQLite's errors in a read as the journal's own."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise JournalError(f"the journal {path} is damaged: {exc}") from exc
 
 
 def _utc_now() -> str:
@@ -163,9 +171,7 @@ class Journal:
                     self._db.executescript(_SCHEMA)
                     self._db.execute(f"PRAGMA user_version={FORMAT}")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            row = self._db.execute(
-                "SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1"
-            ).fetchone()
+            row = self._db.execute(f"SELECT seq, hash FROM journal {_LAST}").fetchone()
         except (sqlite3.Error, ValueError) as exc:  # ValueError: text that is not UTF-8
             self._close_quietly()
             raise JournalError(f"cannot open the journal {self.path}: {exc}") from exc
@@ -270,18 +276,14 @@ class Journal:
     # --- reading -----------------------------------------------------------------------
 
     def entries(self, *, since: int = 0, round: int | None = None) -> Iterator[Entry]:
-        query = f"SELECT {_COLUMNS} FROM journal WHERE seq > ?"
+        query = f"SELECT {COLUMNS} FROM journal WHERE seq > ?"
         args: list[Any] = [since]
         if round is not None:
             query += " AND round = ?"
             args.append(round)
         try:
             for row in self._db.execute(query + " ORDER BY seq", args):
-                seq, wall, mono, round_, source, kind, payload, actor, prev_hash, digest = row
-                yield Entry(
-                    seq, wall, mono, round_, source, kind, json.loads(payload), actor, prev_hash,
-                    digest,
-                )  # fmt: skip
+                yield entry_from_sql(row)
         except (sqlite3.Error, TypeError, ValueError) as exc:
             raise JournalError(f"the journal {self.path} cannot be read: {exc}") from exc
 
@@ -293,10 +295,8 @@ class Journal:
 
     def row_hash_at(self, seq: int) -> str | None:
         """The stored hash of row ``seq`` (unchecked), or None if there is no such row."""
-        try:
+        with _reading(self.path):
             row = self._db.execute("SELECT hash FROM journal WHERE seq = ?", (seq,)).fetchone()
-        except sqlite3.Error as exc:
-            raise JournalError(f"the journal {self.path} is damaged: {exc}") from exc
         return None if row is None else str(row[0])
 
     # --- checking ----------------------------------------------------------------------
@@ -336,17 +336,29 @@ class Journal:
         pace_rows: int = 1000,
     ) -> int:
         """Check the whole chain (or its rows up to ``upto``); returns the number of rows.
-        Raises `JournalCorrupt` naming the first row that is changed, missing, inserted,
-        out of place or forged, or the row the journal should reach (its checkpoint, the
-        ``head`` given) when rows were cut off; `JournalError` when SQLite cannot read the
-        file at all. ``pace`` is called every ``pace_rows`` rows (a check in the
-        background yields the interpreter there, or raises to stop)."""
+        Raises `JournalCorrupt` naming the first row changed, missing, inserted, moved or
+        forged, or the row it should reach (its checkpoint, the ``head`` given) when rows
+        were cut off; `JournalError` when SQLite cannot read it. ``pace`` is called every
+        ``pace_rows`` rows (a background check yields there, or raises to stop).
+
+        Beside a writer (the archive's pass over the live file) the checkpoint is read
+        first, then the rows as they are now, which it never runs ahead of; a forged
+        checkpoint is told after the rows, so that a changed row is named first."""
         origin = self.origin()
+        try:
+            checkpoint, forged = (self.read_checkpoint() if upto is None else None), None
+        except JournalCorrupt as exc:
+            checkpoint, forged = None, exc
+        if upto is None and self.readonly:
+            with _reading(self.path):
+                row = self._db.execute(f"SELECT seq, hash FROM journal {_LAST}").fetchone()
+            self.last_seq, self.last_hash = row or (self.last_seq, self.last_hash)
         count = self._verify_rows(
-            origin.seq, origin.hash, upto=upto, pace=pace, pace_rows=pace_rows
+            origin.seq, origin.hash, upto=upto or self.last_seq, pace=pace, pace_rows=pace_rows
         )
+        if forged is not None:
+            raise forged
         if upto is None:
-            checkpoint = self.read_checkpoint()
             if checkpoint is not None and checkpoint.broken_seq is not None:
                 raise JournalCorrupt(checkpoint.broken_seq, checkpoint.broken or "broken")
             if checkpoint is not None:
@@ -360,12 +372,10 @@ class Journal:
         for a file rotation opened, the last row of the file before it, as its first row
         (`ROTATED`, under the key like every row) names it. A file that begins anywhere
         else lost its first rows, or was never a journal's start: refused, naming the row."""
-        try:
+        with _reading(self.path):
             row = self._db.execute(
                 "SELECT seq, kind, payload, prev_hash FROM journal ORDER BY seq LIMIT 1"
             ).fetchone()
-        except sqlite3.Error as exc:
-            raise JournalError(f"the journal {self.path} is damaged: {exc}") from exc
         if row is None:
             return self._start or Head(0, GENESIS)
         seq, kind, payload, prev_hash = row
@@ -393,20 +403,14 @@ class Journal:
         """The last row of ``kind`` (a snapshot), its own HMAC checked here and now, so a
         row the start-up check took on trust is never used unchecked; None if there is
         none. Found by a backward scan: as cheap as the rows after it."""
-        try:
+        with _reading(self.path):
             row = self._db.execute(
-                f"SELECT {_COLUMNS} FROM journal WHERE kind = ? ORDER BY seq DESC LIMIT 1",
-                (kind,),
+                f"SELECT {COLUMNS} FROM journal WHERE kind = ? {_LAST}", (kind,)
             ).fetchone()
-        except sqlite3.Error as exc:
-            raise JournalError(f"the journal {self.path} is damaged: {exc}") from exc
         if row is None:
             return None
         check_row(self._key, row, row[8])
-        seq, wall, mono, round_, source, kind_, payload, actor, prev_hash, digest = row
-        return Entry(
-            seq, wall, mono, round_, source, kind_, json.loads(payload), actor, prev_hash, digest
-        )
+        return entry_from_sql(row)
 
     def _check_reaches(self, seq: int, digest: str, what: str) -> None:
         """The journal still holds row ``seq`` with hash ``digest``."""
@@ -439,7 +443,7 @@ class Journal:
         expected = after + 1
         count = 0
         key = self._key
-        query = f"SELECT {_COLUMNS} FROM journal WHERE seq > ?"
+        query = f"SELECT {COLUMNS} FROM journal WHERE seq > ?"
         args: list[Any] = [after]
         if upto is not None:
             query += " AND seq <= ?"
@@ -494,7 +498,3 @@ class Journal:
     def _write_checkpoint(self, checkpoint: Checkpoint) -> None:
         write_checkpoint(self.path, self._key, checkpoint)
         self._checkpoint_seq = checkpoint.seq
-
-
-# By name: a damaged schema page can make ``SELECT *`` return other columns (fuzzing).
-_COLUMNS = "seq, wall, mono, round, source, kind, payload, actor, prev_hash, hash"

@@ -53,6 +53,18 @@ class Entry:
         return dataclasses.asdict(self)
 
 
+# By name: a damaged schema page can make ``SELECT *`` return other columns (fuzzing).
+COLUMNS = "seq, wall, mono, round, source, kind, payload, actor, prev_hash, hash"
+
+
+def entry_from_sql(row: Any) -> Entry:
+    """A row as SQLite gives it (`COLUMNS`), its payload parsed."""
+    seq, wall, mono, round_, source, kind, payload, actor, prev_hash, digest = row
+    return Entry(
+        seq, wall, mono, round_, source, kind, json.loads(payload), actor, prev_hash, digest
+    )
+
+
 _PLAIN = frozenset({str, int, float, bool, type(None)})  # exactly these types: as they are
 _FIELDS: dict[type, tuple[str, ...]] = {}  # a dataclass met before: its fields' names
 

@@ -128,6 +128,20 @@ def test_a_rotation_cut_before_the_new_file_had_its_table_is_finished(tmp_path: 
     assert verify_set(set_files(base), KEY).rows == 4
 
 
+def test_a_file_verified_beside_its_writer_is_not_called_broken(tmp_path: Path) -> None:
+    """The archive's pass verifies the live file read-only while the controller goes on
+    writing it: rows and a checkpoint added after the reader opened are not "missing"."""
+    base = tmp_path / "journal.sqlite"
+    writer = Journal(base, key=KEY)
+    _fill(writer, 3)
+    writer.checkpoint()
+    with Journal(base, key=KEY, readonly=True, check=False) as reader:
+        _fill(writer, 4)
+        writer.checkpoint()  # at row 7, ahead of what the reader saw when it opened
+        assert reader.verify() == 7
+    writer.close()
+
+
 def test_an_archived_file_reads_and_verifies_as_it_was(tmp_path: Path) -> None:
     files = _three_files(tmp_path)
     archive = tmp_path / (files[1].name + ".xz")
