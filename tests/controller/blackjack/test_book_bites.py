@@ -165,3 +165,12 @@ def test_rule_10_3_a_person_after_one_paid_even_money_is_still_settled() -> None
         (2, Outcome.BLACKJACK)
     ]
     assert [(p.person, p.stake) for p in void_payouts(b)] == [(2, 6)]
+
+
+def test_rule_10_2_a_dealer_blackjack_settles_everyone_on_the_box() -> None:
+    play = round_with("As Kd", box(1, {1: 4, 2: 6}, hand("9s 9d")), box(2, {1: 2}, hand("Ts 8d")))
+    assert [(p.box, p.person, p.outcome, p.lost) for p in settle_payouts(play, Variants())] == [
+        (1, 1, Outcome.LOSE, 4),
+        (1, 2, Outcome.LOSE, 6),
+        (2, 1, Outcome.LOSE, 2),
+    ]
