@@ -5,6 +5,7 @@ journal whose append-only guards cannot be put back says; where a file's chain b
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -216,3 +217,58 @@ def test_journal_a_rotation_row_is_known_by_its_written_name(tmp_path: Path) -> 
     j = _rotated(tmp_path / "w.sqlite", ("JournalRotated", payload))
     assert j.origin() == HEAD
     j.close()
+
+
+# --- verify beside a writer (issue 16: the archive's pass over the live file) ---------------
+
+
+def _forged(path: Path) -> None:
+    """Three rows, a checkpoint at row 3, and then the checkpoint's MAC forged."""
+    j = Journal(path, key=KEY)
+    for n in range(3):
+        j.append("Note", {"n": n}, source="test")
+    j.checkpoint()
+    j.close()
+    cp = Path(str(path) + ".checkpoint")
+    body = json.loads(cp.read_text())
+    body["mac"] = "0" * 64
+    cp.write_text(json.dumps(body))
+
+
+def test_journal_verify_names_a_forged_checkpoint_after_the_rows(tmp_path: Path) -> None:
+    path = tmp_path / "f.sqlite"
+    _forged(path)
+    reader = Journal(path, key=KEY, readonly=True, check=False)
+    with pytest.raises(JournalCorrupt) as caught:
+        reader.verify()
+    assert caught.value.seq == 3 and "forged" in caught.value.reason
+    assert reader.verify(upto=2) == 2  # up to a row: the checkpoint is not consulted
+    reader.close()
+
+
+def test_journal_verify_up_to_a_row_reads_no_further(tmp_path: Path) -> None:
+    path = tmp_path / "w.sqlite"
+    writer = Journal(path, key=KEY)
+    writer.append("Note", {"n": 1}, source="test")
+    reader = Journal(path, key=KEY, readonly=True)
+    writer.append("Note", {"n": 2}, source="test")  # written after the reader opened
+    assert reader.verify(upto=1) == 1 and reader.last_seq == 1
+    assert reader.verify() == 2 and reader.last_seq == 2  # the whole file: as it is now
+    reader.close()
+    writer.close()
+
+
+def test_journal_verify_names_the_file_sqlite_cannot_read(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite"
+    j = Journal(path, key=KEY)
+    j.append("Note", {"n": 1}, source="test")
+    j.close()
+    reader = Journal(path, key=KEY, readonly=True, check=False)
+    db = sqlite3.connect(path, isolation_level=None)  # the file changed under the reader
+    db.execute("ALTER TABLE journal RENAME TO kept")
+    db.execute("CREATE VIEW journal AS SELECT seq, kind, payload, prev_hash FROM kept")
+    db.close()
+    with pytest.raises(JournalError) as caught:
+        reader.verify()
+    assert str(caught.value) == f"the journal {path} is damaged: no such column: hash"
+    reader.close()
