@@ -13,9 +13,9 @@ behind it (at most `BURST`). For the burst, in this order:
    resends anything the controller had not recorded when the power went;
 4. publish the state after the last event once (status display, pit feed): a reference
    to a state built from copies (`snapshot`), handed over without waiting on the network;
-   the feeds serialise it on their own threads. The game's view in it is built by a
-   helper thread during step 2's wait for the disk (`controller.app.view_ahead`: the game
-   is handed over, not shared; the controller thread touches it again only after).
+   the feeds serialise it on their own threads. (Building the view on a helper thread
+   during step 2's fsync was tried and measured, issue 16: no gain, the two threads then
+   queue for the interpreter lock; docs/install.md.)
 
 An event that arrives alone is a burst of one; under a burst (a shoe's resends after a
 reconnect, the console and the shoe at once) the disk wait and the published view are
@@ -73,7 +73,6 @@ from controller.app.loop_parts import (
 from controller.app.loop_parts import action_name as _action_name
 from controller.app.loop_parts import from_console as _from_console
 from controller.app.loop_parts import wall as _wall
-from controller.app.view_ahead import ViewAhead
 from controller.errors import IllegalAction, TableError
 from controller.game import ActionRefused, Game
 from controller.journal import (
@@ -146,7 +145,6 @@ class TableLoop:
         self.channels: dict[tuple[str, ...], Command] = {}  # the last command on each
         self.resume: dict[str, snapshots.Resume] = {}  # each device's boot id and last seq
         self.after_round: Callable[[TableLoop], None] | None = None  # rotation (journal_set)
-        self.view_ahead = ViewAhead()  # the view built during the commit, in `run`
 
     # --- recovery -----------------------------------------------------------------------
 
@@ -245,13 +243,6 @@ class TableLoop:
         cannot be written the loop stops at once, with the shoe locked and no event of the
         burst acknowledged: a table that cannot record must not deal (`failed` says why)."""
         self._publish()
-        self.view_ahead.open()
-        try:
-            self._drain(stop)
-        finally:
-            self.view_ahead.close()
-
-    def _drain(self, stop: threading.Event | None) -> None:
         while stop is None or not stop.is_set():
             try:
                 event = self.events.get(timeout=0.5)
@@ -323,14 +314,8 @@ class TableLoop:
             ]
             applied.append((event, outputs, len(rows)))
         seq = self.journal.last_seq
-        if self.publish is not None:  # the game is the helper's until `result`
-            self.view_ahead.start(self.game.view)
-        try:
-            if rows:
-                self.journal.append_many(rows)  # durable: from here on things may leave
-        except BaseException:
-            self.view_ahead.discard()
-            raise
+        if rows:
+            self.journal.append_many(rows)  # durable: from here on things may leave
         for event, produced, rows_so_far in applied:
             at = seq + rows_so_far  # the seq of this event's last row
             if produced is None:
@@ -350,8 +335,7 @@ class TableLoop:
                 device = self.devices.get(event.source)
                 if device is not None:
                     device.acknowledge(event_seq)
-        if self.publish is not None:
-            self.publish(self.snapshot(self.view_ahead.result()))
+        self._publish()
         with self._progress:
             self.processed += len(events)
             self._progress.notify_all()
@@ -450,11 +434,11 @@ class TableLoop:
         row it came with (the last row of its event)."""
         self.notices.append({"journal_seq": seq, **item})
 
-    def snapshot(self, view: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The state the status display and the pit see: the game's view (``view``, when
-        already built) and the loop's. ``last_card_at`` and ``hold_since`` (wall clock, ISO)
-        are for the pit's floor view: time since the last card, how long a HOLD has lasted."""
-        view = self.game.view() if view is None else view
+    def snapshot(self) -> dict[str, Any]:
+        """The state the status display and the pit see: the game's view and the loop's.
+        ``last_card_at`` and ``hold_since`` (wall clock, ISO) are for the pit's floor view:
+        the time since the last card, and how long a HOLD has lasted (issue 19)."""
+        view = self.game.view()
         if not view.get("hold"):
             self.hold_since = None
         elif self.hold_since is None:
