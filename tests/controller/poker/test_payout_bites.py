@@ -9,7 +9,7 @@ import pytest
 
 from controller.errors import BalanceError, IllegalAction
 from controller.poker.hand import PokerHand
-from controller.poker.payout import called_seat, hand_awards, pay, pots_and_rake
+from controller.poker.payout import called_seat, hand_awards, pay, pay_hand, pots_and_rake
 from controller.poker.pots import Pot, Split
 from controller.poker.records import HandSettled, PotAward
 from controller.poker.rules import PokerRules
@@ -43,7 +43,7 @@ def test_rule_11_2_c_i_an_uncontested_hand_takes_every_pot() -> None:
     hand.ended_first_round = True
     order, (splits, returns, rake, awards) = hand_awards(hand, RULES, Positions(1, (2, 3)), 2)
     assert order is None and rake == 0 and dict(returns) == {}
-    assert [s.amount for s in splits] == [70]  # the folded seats' chips: one pot
+    assert [(s.pot_index, s.amount, s.shares) for s in splits] == [(0, 70, ((2, 70),))]
     assert awards == (PotAward(0, 70, (2,), ((2, 70),), None, 0, "uncontested"),)
 
 
@@ -72,3 +72,15 @@ def test_rule_11_4_e_a_void_hand_is_paid_back_and_says_so() -> None:
         returns={1: 10, 2: 10}, rake=0, awards=(), void=True,
     )  # fmt: skip
     assert stacks == {1: 100, 2: 100} and settled.void is True and settled.chips_in == 20
+
+
+def test_money_a_hand_paid_from_its_awards_is_not_void_unless_said() -> None:
+    hand = PokerHand()
+    hand.contributed.update({1: 10, 2: 10})
+    hand.folded.add(1)
+    hand.stacks_at_start = 200
+    stacks = {1: 90, 2: 90}
+    _, awarded = hand_awards(hand, RULES, Positions(1, (2,)), 2)
+    settled = pay_hand(stacks, hand, 3, awarded)
+    assert (settled.hand, settled.void, settled.rake) == (3, False, 2)
+    assert stacks == {1: 90, 2: 108}
