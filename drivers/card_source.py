@@ -38,6 +38,7 @@ from typing import ClassVar, Self
 
 from controller.ports import Command, DeviceLost, DeviceRestored, Event
 from drivers.errors import DeviceError
+from drivers.realtime import use_realtime
 
 log = logging.getLogger(__name__)
 
@@ -139,6 +140,7 @@ class CardSource(ABC):
     # --- the reader thread ----------------------------------------------------------------
 
     def _run(self) -> None:
+        use_realtime(f"{self.name}: reader thread")  # only with the unit's LimitRTPRIO
         delay = self._backoff_first
         try:
             while not self._stop.is_set():

@@ -41,6 +41,7 @@ from controller.app.web import status_server
 from controller.game import Game
 from controller.journal import Journal, JournalCorrupt, to_jsonable
 from controller.ports import DeviceLost, DeviceRestored, ShowLimits
+from drivers.realtime import use_realtime
 
 log = logging.getLogger(__name__)
 
@@ -190,7 +191,7 @@ class RunningTable:
         # a table's heap, in the controller's path whenever one came: docs/install.md).
         gc.collect()
         gc.freeze()
-        self._thread = threading.Thread(target=self.loop.run, name="controller", daemon=True)
+        self._thread = threading.Thread(target=self._control, name="controller", daemon=True)
         self._thread.start()
         if self.archiver is not None:
             self.archiver.start()
@@ -199,6 +200,12 @@ class RunningTable:
                 self.journal, self.config.journal_key, self._journal_broken
             ).start()
         return self
+
+    def _control(self) -> None:
+        """The controller thread: real-time when the deploy unit allows it (LimitRTPRIO,
+        `drivers.realtime`: this thread and the readers', never the status server's)."""
+        use_realtime("controller thread")
+        self.loop.run()
 
     def _journal_broken(self, exc: JournalCorrupt) -> None:
         """From the background check: the controller thread records it and stops."""

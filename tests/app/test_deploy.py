@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from controller.app import systemd
+from drivers.realtime import MAX_PRIORITY
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,6 +35,16 @@ def test_the_unit_puts_the_controller_first_without_a_real_time_policy() -> None
     assert service["IOSchedulingClass"] == "best-effort"
     assert int(service["IOSchedulingPriority"]) == 0
     assert service.get("CPUSchedulingPolicy", "other") not in ("fifo", "rr")
+
+
+def test_the_unit_lets_the_card_paths_threads_alone_be_real_time() -> None:
+    """LimitRTPRIO: the reader and controller threads may take SCHED_FIFO
+    (drivers/realtime.py), below the kernel's own threads; the unit itself sets no policy."""
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.read(ROOT / "deploy" / "tablectl.service")
+    service = unit["Service"]
+    assert 0 < int(service["LimitRTPRIO"]) <= MAX_PRIORITY
+    assert "CPUSchedulingPolicy" not in service
 
 
 def test_notify_sends_to_the_socket_systemd_names(
