@@ -128,12 +128,14 @@ def settle_hand(
 
     A player who busts loses, even if the dealer busts too; a blackjack wins 3 to 2; a
     dealer bust pays every standing hand; otherwise the higher total wins and equal totals
-    push. Returns (outcome, returned, won, lost, rule).
+    push. Returns (outcome, returned, won, lost, rule). A blackjack paid here is paid when
+    the dealer's hand is complete, under 10.2 (one against a dealer's 2-9 is paid at once,
+    10.1, and never reaches settlement).
     """
     if bust:
         return Outcome.LOSE, 0, 0, stake, "4.1"
     if blackjack:
-        return Outcome.BLACKJACK, stake, blackjack_win(stake, smallest_chip, rounding), 0, "10.1"
+        return Outcome.BLACKJACK, stake, blackjack_win(stake, smallest_chip, rounding), 0, "10.2"
     if dealer_bust or total > dealer_total:
         return Outcome.WIN, stake, stake, 0, "4.1"
     if total == dealer_total:

@@ -42,7 +42,7 @@ def test_money_payout_net_and_defaults() -> None:
 
 def test_4_1_labels_and_amounts_of_each_outcome() -> None:
     assert settle_hand(10, 22, False, True, 22, True) == (Outcome.LOSE, 0, 0, 10, "4.1")
-    assert settle_hand(10, 21, True, False, 20, False) == (Outcome.BLACKJACK, 10, 15, 0, "10.1")
+    assert settle_hand(10, 21, True, False, 20, False) == (Outcome.BLACKJACK, 10, 15, 0, "10.2")
     assert settle_hand(10, 12, False, False, 23, True) == (Outcome.WIN, 10, 10, 0, "4.1")
     assert settle_hand(10, 18, False, False, 17, False) == (Outcome.WIN, 10, 10, 0, "4.1")
     assert settle_hand(10, 17, False, False, 17, False) == (Outcome.PUSH, 10, 0, 0, "4.1")

@@ -62,7 +62,7 @@ def test_rule_4_1_a_bust_hand_loses_and_a_bust_dealer_pays_the_rest() -> None:
 def test_rule_10_2_a_blackjack_against_a_dealer_ten_is_paid_at_the_end() -> None:
     play = round_with("Ks 9d", box(1, {1: 4}, hand("As Kd")))
     assert settle_payouts(play, Variants()) == [
-        Payout(1, 1, 1, WAGER, Outcome.BLACKJACK, 4, 4, 6, 0, "10.1")  # 3 to 2 (10.1)
+        Payout(1, 1, 1, WAGER, Outcome.BLACKJACK, 4, 4, 6, 0, "10.2")  # 3 to 2, at the end
     ]
 
 
@@ -99,7 +99,7 @@ def test_rule_10_3_those_paid_at_once_and_voided_boxes_are_not_settled_again() -
     play = round_with("As 7d", paid, shared, void)  # dealer soft 18
     assert settle_payouts(play, Variants()) == [
         Payout(1, 0, 1, INSURANCE, Outcome.LOSE, 2, 0, 0, 2, "9.5"),
-        Payout(2, 1, 1, WAGER, Outcome.BLACKJACK, 4, 4, 6, 0, "10.1"),
+        Payout(2, 1, 1, WAGER, Outcome.BLACKJACK, 4, 4, 6, 0, "10.2"),
     ]
 
 
