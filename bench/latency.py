@@ -21,6 +21,24 @@ p99 < 3 ms, on a quiet machine (issue 16); idle CPU < 0.5 %, RSS < 60 MB (issue 
 ``--json`` prints, besides the details, ``median_ms``, ``p99_ms``, ``floor_median_ms`` and
 ``median_floor_ratio``, and the load average before and after the run (``load_average``:
 on a shared machine a p99 means little without it; docs/install.md).
+
+Where a card's time goes (issue 16; perf counters inside the controller, 300 cards, the
+2-core development VM at load 0.5, medians): the shoe's write to the reader thread
+~0.15 ms (the pty and a wake-up), reader thread to controller thread 0.14 ms (the queue
+and a wake-up), the rules 0.08 ms, the journal's row hashes 0.13 ms, its COMMIT with the
+fsync 0.4 ms (the floor, and getting the interpreter back after it), the gate, lamps, ACK
+and the game's view 0.23 ms. The targets are NOT met there: median 1.1 to 1.35 ms (4 to
+5x the floor of 0.22 to 0.31 ms). The p99 is a matter of waiting for a CPU: 4.4 to 6.6 ms
+in three runs at load 0.5 without a real-time thread, 2.4 to 3.2 ms with SCHED_FIFO on
+the reader and controller threads (`drivers.realtime`, which the deploy unit's
+``LimitRTPRIO`` grants; the COMMIT's own p99 fell from 3.8 to 0.9 ms, the fsync's return
+no longer queueing for a CPU); at loads of 1.5 to 3.5 single runs reach 15 to 50 ms when
+another job's writes stall the disk (the floor then 4 ms), which no policy helps.
+Tried and measured, not kept: the view built on a helper thread during the fsync (no
+gain: the two threads then queue for the interpreter lock), a shorter GIL switch
+interval (no difference beyond the noise). This benchmark's controller runs without the
+real-time policy unless the shell that starts it has the limit (``prlimit --rtprio=10``,
+which needs CAP_SYS_RESOURCE).
 """
 
 from __future__ import annotations
