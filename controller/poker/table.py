@@ -207,38 +207,43 @@ class PokerTable:
     # --- cards from the shoe -----------------------------------------------------------------
 
     def card_drawn(self, card: Card, tag: str | None = None) -> list[Output]:
-        draw = self.draw
-        reused = self.state == "drawing" and draw is not None and draw.reshuffled
+        # the hottest path (every card): the hand and the phase read once, into locals
+        # (issue 16); nothing below changes either before the branch that reads them
+        hand = self.hand
+        draw = hand.draw
+        state = self._phases.state
+        reused = state == "drawing" and draw is not None and draw.reshuffled
         foreign = None if reused else self.audit.see(card, tag)  # 11.3(b) reuses discards
-        if self.hold is not None:
+        hold = self._hold.violation
+        if hold is not None:
             violation = Violation(
-                self.hold.rule,
+                hold.rule,
                 f"{card} drawn while the table is on HOLD: set aside, dead",
                 str(card),
             )
             return [*self._violate(violation, card, keep_first=True), *self._set_aside(card)]
         if foreign is not None:
             return self._violate(Violation(foreign.rule, foreign.message, str(foreign.card)), card)
-        if self.state == "dealing":
-            seen = self.seen
+        if state == "dealing":
+            seen = hand.seen
             before = len(seen)
             seen.add(card)
             if len(seen) == before:
                 return self._violate(
                     Violation(DEAL_RULE, f"{card} dealt twice: defective deck", str(card)), card
                 )
-            self.hand.deal(card)
+            hand.deal(card)
             return self._after_deal()
-        if self.state == "drawing" and self.draw is not None:
-            out: list[Output] = list(self.draw.card(card))
+        if state == "drawing" and draw is not None:
+            out: list[Output] = list(draw.card(card))
             violations = [r for r in out if isinstance(r, Violation)]
             if violations:
                 return self._violate(violations[0], card)
             return out + self._after_draw()
-        breaks = FACTS[self.state].card_breaks
+        breaks = FACTS[state].card_breaks
         rule = DEAL_RULE if breaks is None else breaks[0]
         return self._violate(
-            Violation(rule, f"{card} drawn when no card is due ({self.state})", str(card)), card
+            Violation(rule, f"{card} drawn when no card is due ({state})", str(card)), card
         )
 
     def _after_deal(self) -> list[Output]:
@@ -258,9 +263,11 @@ class PokerTable:
 
     def _round(self) -> BettingRound:
         self._verify_not_held()
-        if self.betting is None or self.state not in ("first_round", "final_round"):
-            raise IllegalAction("11.2(c)", f"no betting round in progress ({self.state})")
-        return self.betting
+        betting = self.hand.betting
+        state = self._phases.state
+        if betting is None or state not in ("first_round", "final_round"):
+            raise IllegalAction("11.2(c)", f"no betting round in progress ({state})")
+        return betting
 
     def verify_check(self, seat: int) -> None:
         self._round().verify_check(seat)
@@ -319,12 +326,12 @@ class PokerTable:
             return []
         live = hand.live()
         if len(live) == 1:
-            hand.ended_first_round = self.state == "first_round"
+            hand.ended_first_round = self._phases.state == "first_round"
             self._phases.fire("one_player_left")  # 11.2(c)(i) / 11.4(b)(i)
             return [*_BETTING_CLOSES, *self._settle(uncontested=live[0])]
         if not betting.done:
             return []
-        if self.state == "first_round":
+        if self._phases.state == "first_round":
             self._phases.fire("first_round_closed")
             hand.draw = hand.start_draw(self.rules)
             return [*_BETTING_CLOSES, UnlockShoe(), *self._after_draw()]
@@ -350,12 +357,14 @@ class PokerTable:
         """11.3(a): ``seat`` announces ``count`` cards to replace; ``cards`` are the discards
         when the rack reader (or the console) identified them."""
         self.verify_discard(seat, count, cards)
-        if self.draw is None:
+        draw = self.hand.draw
+        if draw is None:
             return []
-        return [*self.draw.discard(seat, count, cards), *self._after_draw()]
+        return [*draw.discard(seat, count, cards), *self._after_draw()]
 
     def _after_draw(self) -> list[Output]:
-        if self.draw is None or not self.draw.done:
+        draw = self.hand.draw
+        if draw is None or not draw.done:
             return []
         self._phases.fire("draw_completed")
         self.hand.betting = self._open_round({}, "11.4(b)", "11.4(a)")
