@@ -128,8 +128,8 @@ class ShoeAudit:
             if tag in self._tags:  # the same card again: counted once, not as a new copy
                 return ForeignCard(self.rule, str(card), seen[card], holds, tag)
             self._tags[tag] = card
-        seen[card] += 1
-        n = seen[card]
+        n = seen[card] + 1  # one look-up each way: a card's hash is not cached (issue 16)
+        seen[card] = n
         if n > holds:
             return ForeignCard(self.rule, str(card), n, holds)
         return None
@@ -145,9 +145,15 @@ class ShoeAudit:
     def report(self) -> ShoeReport:
         """The reconciliation so far (seen against the composition)."""
         seen, holds = self._seen, self._holds
-        extra = tuple((str(c), seen[c] - holds[c]) for c in DECK if seen[c] > holds[c])
-        unseen = tuple((str(c), holds[c] - seen[c]) for c in DECK if seen[c] < holds[c])
-        return ShoeReport(self.decks, seen.total(), extra, unseen)
+        extra: list[tuple[str, int]] = []
+        unseen: list[tuple[str, int]] = []
+        for c in DECK:  # each count read once: poker reports at every hand (issue 16)
+            n, held = seen[c], holds[c]
+            if n > held:
+                extra.append((str(c), n - held))
+            elif n < held:
+                unseen.append((str(c), held - n))
+        return ShoeReport(self.decks, seen.total(), tuple(extra), tuple(unseen))
 
     def shoe_end(self) -> ShoeReport:
         """The shoe is being shuffled: report, then start counting afresh."""
