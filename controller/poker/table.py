@@ -207,8 +207,7 @@ class PokerTable:
     # --- cards from the shoe -----------------------------------------------------------------
 
     def card_drawn(self, card: Card, tag: str | None = None) -> list[Output]:
-        # the hottest path (every card): the hand and the phase read once, into locals
-        # (issue 16); nothing below changes either before the branch that reads them
+        # every card comes here: the hand and the phase read once (issue 16)
         hand = self.hand
         draw = hand.draw
         state = self._phases.state
