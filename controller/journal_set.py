@@ -179,20 +179,22 @@ def rotate(
     journal.close()
     new = Journal(target, key=key, start=head)
     write_rotated(new, journal.path, head, origin, reason, round_no, then)
-    _sync_folder(target.parent)
+    sync_folder(target.parent)
     return new
 
 
-def _sync_folder(folder: Path) -> None:
-    """The new file's name is durable too (a power cut keeps the file it made)."""
+def sync_folder(folder: Path, *, strict: bool = False) -> None:
+    """Make a name just made or renamed in ``folder`` durable (a power cut keeps the file).
+    A folder that cannot be synced is passed over, unless ``strict`` (then `OSError`)."""
     try:
         fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
     except OSError:
-        return
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        if strict:
+            raise
 
 
 @contextmanager

@@ -36,7 +36,14 @@ from pathlib import Path
 
 from controller.app.config.journal import JournalKeeping
 from controller.journal import Journal, JournalCorrupt, JournalError, checkpoint_path
-from controller.journal_set import ARCHIVE_SUFFIX, read_file, segment_path, set_files, verify_set
+from controller.journal_set import (
+    ARCHIVE_SUFFIX,
+    read_file,
+    segment_path,
+    set_files,
+    sync_folder,
+    verify_set,
+)
 
 log = logging.getLogger(__name__)
 
@@ -73,11 +80,7 @@ def write_archive(path: Path, target: Path) -> None:
             with partial.open("rb") as done:
                 os.fsync(done.fileno())
             os.replace(partial, target)
-            fd = os.open(target.parent, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            sync_folder(target.parent, strict=True)
         except OSError as exc:
             raise JournalError(f"cannot write the archive {target}: {exc}") from exc
 

@@ -25,6 +25,7 @@ import tempfile
 from pathlib import Path
 
 from controller.errors import ConfigError
+from controller.journal_set import sync_folder
 
 SECRET_BYTES = 32
 FILE_MODE = 0o600
@@ -61,7 +62,7 @@ def create_secret(path: str | Path, *, overwrite: bool = False, mode: int = FILE
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    _sync_folder(p.parent)
+    sync_folder(p.parent)  # the rename durable
     return value
 
 
@@ -97,17 +98,3 @@ def read_secret(path: str | Path, what: str) -> bytes:
             f"{p}: {what} is malformed (expected {2 * SECRET_BYTES} hexadecimal digits)"
         )
     return value
-
-
-def _sync_folder(folder: Path) -> None:
-    """Make the rename durable (a power cut right after install keeps the new file)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
