@@ -36,12 +36,16 @@ class GameViews:
         self._lock = threading.Lock()
 
     def drawable(self, game: str) -> bool:
-        """Whether ``game`` is known here and names a page script (asked once per name)."""
+        """Whether ``game`` is registered here and names a page script (asked once per
+        registered game: a name off the registry is never kept, so a message naming made-up
+        games cannot grow the cache)."""
+        if game not in registry.names():
+            return False
         known = self._drawable.get(game)
         if known is None:
             try:
                 known = registry.spec(game).page_script is not None
-            except ConfigError:
+            except ConfigError:  # registered, but its entry does not import
                 known = False
             self._drawable[game] = known
         return known

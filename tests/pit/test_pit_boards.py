@@ -65,6 +65,26 @@ def test_only_a_drawable_games_state_is_kept(drawn: str) -> None:
     assert views.get("bac-03") is None
 
 
+def test_made_up_game_names_are_never_looked_up_or_kept(
+    drawn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A state naming games off the registry (a broken or hostile publisher) costs no
+    lookup and leaves nothing behind, however many names it makes up."""
+    looked_up: list[str] = []
+    real_spec = games.registry.spec
+    monkeypatch.setattr(
+        games.registry, "spec", lambda name: looked_up.append(name) or real_spec(name)
+    )
+    views = GameViews()
+    view = {"renderer": "baccarat", "roads": compute([])}
+    for n in range(200):
+        views.take(state_topic(f"t-{n}"), state_payload(f"made-up-{n}", view))
+    views.take(state_topic("bac-01"), state_payload(drawn, view))
+    views.take(state_topic("bac-02"), state_payload(drawn, view))
+    assert looked_up == [drawn]  # once, for the registered game
+    assert views.get("t-7") is None and views.get("bac-02") == {"game": drawn, "view": view}
+
+
 def _get(url: str) -> tuple[int, str]:
     try:
         with urllib.request.urlopen(url, timeout=5) as response:
