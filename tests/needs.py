@@ -1,4 +1,5 @@
-"""A test that needs a tool this machine may lack (Debian's chromium, mosquitto, openssl).
+"""A test that needs a tool this machine may lack (Debian's chromium, mosquitto, openssl)
+or a kernel that grants real-time scheduling.
 
 On a developer's machine without it the test skips, naming what is missing. In CI
 (``CI=true``, as `.ci/run` runs) a missing tool fails the test instead: `.ci/run` installs
@@ -15,7 +16,12 @@ import pytest
 
 def missing(what: str) -> None:
     """Skip (or, in CI, fail) because ``what`` is not installed."""
-    message = f"{what} is not installed (.ci/run installs it)"
+    unavailable(f"{what} is not installed (.ci/run installs it)")
+
+
+def unavailable(why: str) -> None:
+    """Skip (or, in CI, fail) because this machine cannot show what the test checks
+    (``why``): a tool that is missing, a kernel that refuses real-time scheduling."""
     if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
-        pytest.fail(f"{message}: in CI every test must run")
-    pytest.skip(message)
+        pytest.fail(f"{why}: in CI every test must run")
+    pytest.skip(why)

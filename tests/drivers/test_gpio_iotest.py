@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_gpio_inputs import no_pi_gpio
 
 from controller.app import io_test
 
@@ -50,14 +51,9 @@ def test_a_bad_config_is_reported_with_its_line(
 
 
 def test_without_sim_and_without_gpio_it_refuses_and_says_so(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    try:
-        import lgpio  # type: ignore[import-not-found]  # noqa: F401
-    except ImportError:
-        pass
-    else:
-        pytest.skip("lgpio is installed: this may be a Pi")
+    no_pi_gpio(monkeypatch)  # even on a Pi: the table's GPIO cannot be opened
     assert io_test.run(parse("--config", str(BLACKJACK))) == 3
     assert "--sim" in capsys.readouterr().err
 
