@@ -26,7 +26,8 @@ CHROMIUM_ARGS = [
 def browser() -> Iterator[object]:
     """One headless Chromium for the whole run, driven by Playwright. Playwright's sync API
     allows one running instance per thread, so every browser test shares this one."""
-    sync_api = pytest.importorskip("playwright.sync_api")
+    from playwright import sync_api  # the dev extra installs it: missing, the test fails
+
     if not CHROMIUM.exists():
         missing("Debian's chromium")
     with sync_api.sync_playwright() as p:
