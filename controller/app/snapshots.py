@@ -104,13 +104,19 @@ def code_version(modules: list[str]) -> str:
     """The code a snapshot depends on (module docstring): the Python and ``transitions``
     versions and the source of every module that defines a class the snapshot holds, or
     one of its base classes."""
+    parts = [_runtime(), *(f"{m}:{_module_digest(m)}" for m in sorted(modules))]
+    return hashlib.sha256(" ".join(parts).encode()).hexdigest()
+
+
+@functools.cache
+def _runtime() -> str:
+    """The Python and ``transitions`` versions, read once per process (the package
+    metadata lookup costs about a millisecond: not on the controller thread every time)."""
     try:
         transitions = importlib.metadata.version("transitions")
     except importlib.metadata.PackageNotFoundError:
         transitions = "?"
-    parts = [f"py{sys.version_info[0]}.{sys.version_info[1]}", f"transitions {transitions}"]
-    parts += [f"{m}:{_module_digest(m)}" for m in sorted(modules)]
-    return hashlib.sha256(" ".join(parts).encode()).hexdigest()
+    return f"py{sys.version_info[0]}.{sys.version_info[1]} transitions {transitions}"
 
 
 def _modules_of(data: bytes, game_package: str) -> list[str]:
