@@ -153,9 +153,10 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def peak_rss_mb(pid: int) -> float:
+def rss_mb(pid: int, field: str = "VmHWM") -> float:
+    """The process's peak (``VmHWM``) or present (``VmRSS``) resident memory, in MB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
+        if line.startswith(f"{field}:"):
             return int(line.split()[1]) / 1024
     return float("nan")
 
@@ -200,7 +201,7 @@ def measure(cards: int, idle: float) -> dict[str, Any]:
                 before = cpu_seconds(pid)
                 time.sleep(idle)  # the idle period being measured
                 idle_cpu = (cpu_seconds(pid) - before) / idle * 100
-                rss = peak_rss_mb(pid)
+                rss, rss_now = rss_mb(pid), rss_mb(pid, "VmRSS")
             finally:
                 controller.stop()
     median, floor_median = statistics.median(samples) * 1e3, statistics.median(floor) * 1e3
@@ -225,6 +226,9 @@ def measure(cards: int, idle: float) -> dict[str, Any]:
         },
         "idle_cpu_percent": idle_cpu,
         "rss_mb": rss,
+        # after play and the idle period: the peak is this plus the 16 MiB that scrypt
+        # (n=2**14, r=8) works in while it checks the dealer's PIN at sign-in, then frees
+        "rss_after_mb": rss_now,
     }
 
 
@@ -280,7 +284,8 @@ def main() -> int:
     )
     print(
         f"  peak RSS: {result['rss_mb']:.1f} MB (target < 60 MB: "
-        f"{'met' if met['rss_mb'] else 'NOT met'})"
+        f"{'met' if met['rss_mb'] else 'NOT met'}); after play {result['rss_after_mb']:.1f} MB "
+        "(the peak holds the 16 MiB scrypt works in to check a PIN at sign-in)"
     )
     return 0
 
