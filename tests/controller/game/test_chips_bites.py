@@ -90,14 +90,17 @@ def test_rule_4_1_a_winner_left_at_its_stake_was_paid_nothing_not_robbed() -> No
     """paid == 0 is "paid $0", not "$0 of the stake taken": nothing was taken."""
     check = readers()
     [unpaid] = check.sensed("box1", True, 20)
+    assert isinstance(unpaid, PayoutMismatch)
     assert unpaid.paid == 0 and unpaid.kind is MismatchKind.UNDER
     assert unpaid.text == "Box 1: paid $0, owed $30: $30 under (rule 4.1)"
 
 
 def test_rule_4_1_a_clause_is_cited_as_a_rule_and_a_house_practice_as_itself() -> None:
     [clause] = readers("3.2").sensed("box2", True, 5)
+    assert isinstance(clause, PayoutMismatch)
     assert clause.text.endswith("(rule 3.2)")
     [house] = readers("house payout practice").sensed("box2", True, 5)
+    assert isinstance(house, PayoutMismatch)
     assert house.text.endswith("$5 still on the spot (house payout practice)")
     assert house.rule == "house payout practice"
 

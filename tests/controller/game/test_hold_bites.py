@@ -1,0 +1,108 @@
+"""Tests that bite (issue 20): the kernel's HOLD (controller/game/hold.py), the part every
+game shares for DESIGN.md's "a card leaves the shoe whether or not the rules allow it".
+
+Named after what they pin: the hold procedure (the controller's own HOLD, cleared only by
+a named supervisor) and the Gazette rule the violation cites (9.5, 10.3 here)."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from controller.cards import Card
+from controller.errors import IllegalAction
+from controller.game.hold import Hold
+from controller.game.records import HOLD_PROCEDURE, HoldCleared, Violation
+from controller.ports import Lamp, LampPattern, LockShoe, SetLamp
+
+INSURANCE = Violation("9.5", "a card before the losing insurance was collected", "As")
+EVEN_MONEY = Violation("10.3", "a card before the box's cards were taken", "Kd")
+ACE, KING = Card.parse("As"), Card.parse("Kd")
+
+
+def test_hold_procedure_remembers_the_state_the_hold_went_up_in() -> None:
+    assert Hold("round_over").held_from == "round_over"
+    assert Hold().held_from == ""  # no state named: nothing to resume into yet
+
+
+def test_rule_9_5_the_first_violation_noted_holds_the_table_and_every_card_is_kept() -> None:
+    hold = Hold()
+    hold.note(INSURANCE, ACE, "dealer_second")
+    hold.note(EVEN_MONEY, KING, "hold")
+    hold.note(Violation("9.5", "no card"), None, "hold")
+    assert (hold.violation, hold.card) == (INSURANCE, ACE)
+    assert [v.rule for v in hold.violations] == ["9.5", "10.3", "9.5"]
+    assert hold.cards == [(ACE, "dealer_second"), (KING, "hold")]
+    with pytest.raises(IllegalAction) as held:
+        hold.verify_not_held()
+    assert held.value.rule == "9.5"
+    assert held.value.reason == (
+        "the table is on HOLD (a card before the losing insurance was collected): supervisor"
+    )
+
+
+def test_rule_9_5_taking_the_violations_clears_the_hold_and_keeps_the_cards() -> None:
+    hold = Hold()
+    hold.note(INSURANCE, ACE, "dealer_second")
+    hold.note(EVEN_MONEY, KING, "hold")
+    assert hold.take_violations() == (INSURANCE, EVEN_MONEY)
+    assert (hold.violation, hold.card, hold.violations) == (None, None, [])
+    assert hold.cards == [(ACE, "dealer_second"), (KING, "hold")]  # the game routes them
+    hold.verify_not_held()
+
+
+def test_rule_9_5_raising_locks_the_shoe_flashes_the_lamp_and_logs_the_rule(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    hold = Hold()
+    with caplog.at_level(logging.WARNING, logger="controller.game.hold"):
+        out = hold.raise_(INSURANCE, ACE)
+    assert out == [INSURANCE, LockShoe(), SetLamp(Lamp.HOLD, LampPattern.FLASH)]
+    assert hold.violations == [INSURANCE]
+    assert [r.getMessage() for r in caplog.records] == [
+        "HOLD: rule 9.5: a card before the losing insurance was collected"
+    ]
+
+
+def test_rule_10_3_a_second_violation_replaces_the_first_unless_it_keeps_the_first() -> None:
+    hold = Hold()
+    hold.raise_(INSURANCE, ACE)
+    hold.raise_(EVEN_MONEY, KING, keep_first=True)
+    assert (hold.violation, hold.card) == (INSURANCE, ACE)
+    hold.raise_(EVEN_MONEY, KING)
+    assert (hold.violation, hold.card) == (EVEN_MONEY, KING)
+    assert hold.violations == [INSURANCE, EVEN_MONEY, EVEN_MONEY]
+
+
+def test_hold_procedure_clearing_names_who_the_decision_and_the_box() -> None:
+    hold = Hold()
+    hold.raise_(EVEN_MONEY, KING)
+    hold.note(INSURANCE, ACE, "hold")
+    cleared, card = hold.clear("s01", "void_box", box=3)
+    assert cleared == HoldCleared("s01", "void_box", (EVEN_MONEY,), 3)
+    assert card == KING
+    assert (hold.violation, hold.card, hold.violations, hold.cards) == (None, None, [], [])
+
+
+def test_hold_procedure_clearing_with_no_box_names_none() -> None:
+    hold = Hold()
+    hold.raise_(EVEN_MONEY, None)
+    cleared, card = hold.clear("s01", "accept")
+    assert cleared.box is None and card is None
+
+
+def test_hold_procedure_nothing_to_clear_and_a_nameless_supervisor_are_refused() -> None:
+    hold = Hold()
+    with pytest.raises(IllegalAction) as idle:
+        hold.verify_clear("s01")
+    assert (idle.value.rule, idle.value.reason) == (HOLD_PROCEDURE, "the table is not on HOLD")
+    hold.raise_(INSURANCE, ACE)
+    with pytest.raises(IllegalAction) as nameless:
+        hold.clear("", "accept")
+    assert (nameless.value.rule, nameless.value.reason) == (
+        HOLD_PROCEDURE,
+        "a supervisor action names who did it",
+    )
+    assert hold.violation is INSURANCE  # still held
+    assert hold.verify_clear("s01") is INSURANCE

@@ -1,0 +1,109 @@
+"""Tests that bite (issue 20): the kernel's machine (controller/game/machine.py).
+
+What they pin: a refused trigger is an `IllegalAction` citing the rule that orders the step
+(STYLE "transitions: strict settings only"; 11.2(c) for poker's first betting round), and
+issue 16's fast path moves only a plain transition itself: any callback anywhere on the
+machine (machine hooks, a state's on_enter/on_exit, a final state, a transition's
+prepare/conditions/before/after) sends every trigger through transitions, so the callback
+runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from transitions import Machine
+
+from controller.errors import IllegalAction
+from controller.game.machine import PhaseModel, _plain_moves, fire
+from controller.poker.machine import Phases
+
+RULES = {"go": "1.1", "back": "1.2"}
+STATES = ["a", "b"]
+GO_BACK = [
+    {"trigger": "go", "source": "a", "dest": "b"},
+    {"trigger": "back", "source": "b", "dest": "a"},
+]
+
+
+def noop(*_: object) -> None:
+    """A callback that does nothing: its presence alone matters."""
+
+
+def test_rule_11_2_c_a_refused_trigger_names_the_step_and_why() -> None:
+    phases = Phases()
+    with pytest.raises(IllegalAction) as refused:
+        phases.fire("first_round_closed")  # no hand yet
+    assert refused.value.rule == "11.2(c)"
+    assert refused.value.reason == (
+        "cannot first round closed now (Can't trigger event first_round_closed from state waiting!)"
+    )
+
+
+def test_issue_16_a_plain_move_is_made_without_transitions_event_queue() -> None:
+    model = PhaseModel(STATES, GO_BACK, "a")
+    assert model._moves == {("go", "a"): "b", ("back", "b"): "a"}
+    called: list[str] = []
+    model.go = lambda: called.append("go")  # type: ignore[attr-defined]
+    fire(model, "go", RULES)
+    assert model.state == "b" and called == []
+
+
+def test_strict_machine_has_no_auto_transitions_and_refuses_invalid_triggers() -> None:
+    model = PhaseModel(STATES, GO_BACK, "a")
+    assert not hasattr(model, "to_b")
+    model._moves = {}  # through transitions
+    with pytest.raises(IllegalAction) as refused:
+        fire(model, "back", RULES)
+    assert refused.value.rule == "1.2" and model.state == "a"
+
+
+@pytest.mark.parametrize(
+    "hook",
+    [
+        "before_state_change",
+        "after_state_change",
+        "prepare_event",
+        "finalize_event",
+        "on_exception",
+        "on_final",
+    ],
+)
+def test_issue_16_a_machine_hook_sends_every_trigger_through_transitions(hook: str) -> None:
+    callbacks: dict[str, Any] = {hook: noop}
+    machine = Machine(model=None, states=STATES, transitions=GO_BACK, initial="a", **callbacks)
+    assert _plain_moves(machine) == {}
+    plain = Machine(model=None, states=STATES, transitions=GO_BACK, initial="a")
+    assert _plain_moves(plain) != {}
+
+
+@pytest.mark.parametrize(
+    "state_b",
+    [
+        {"name": "b", "on_enter": noop},
+        {"name": "b", "on_exit": noop},
+        {"name": "b", "final": True},
+    ],
+    ids=["on_enter", "on_exit", "final"],
+)
+def test_issue_16_a_state_callback_or_final_state_is_not_short_cut(state_b: Any) -> None:
+    model = PhaseModel(["a", state_b], GO_BACK, "a")
+    assert model._moves == {}
+    fire(model, "go", RULES)
+    assert model.state == "b"
+
+
+@pytest.mark.parametrize("key", ["prepare", "conditions", "unless", "before", "after"])
+def test_issue_16_a_transition_with_any_callback_is_not_short_cut(key: str) -> None:
+    ran: list[str] = []
+
+    class Model(PhaseModel):
+        def hook(self) -> bool:
+            ran.append(key)
+            return key != "unless"  # an unless that says no lets the move happen
+
+    go = {"trigger": "go", "source": "a", "dest": "b", key: "hook"}
+    model = Model(STATES, [go, GO_BACK[1]], "a")
+    assert model._moves == {}
+    fire(model, "go", RULES)
+    assert model.state == "b" and ran == [key]
