@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import queue
 import shutil
 import subprocess
 import sys
@@ -26,6 +27,7 @@ import tempfile
 import time
 import tomllib
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -205,31 +207,53 @@ def run_mutmut(work: Path, children: int) -> dict[str, dict[str, int]]:
     return results
 
 
-def run_import_time(work: Path, only: list[str]) -> dict[str, dict[str, int]]:
-    results: dict[str, dict[str, int]] = {}
-    for path, (scopes, tests) in IMPORT_TIME.items():
-        if only and path not in only:
-            continue
-        print(f"import-time route: {path}", flush=True)
-        out = work / f"import-time-{module_of(path)}.json"
-        subprocess.run(
-            [
-                sys.executable,
-                str(ROOT / "tools" / "mutate_import_time.py"),
-                "--root",
-                str(work),
-                "--file",
-                path,
-                "--scopes",
-                ",".join(scopes),
-                "--out",
-                str(out),
-                *tests,
-            ],
-            check=True,
-        )
-        results[path] = json.loads(out.read_text())
-    return results
+def run_import_time(work: Path, only: list[str], workers: int) -> dict[str, dict[str, int]]:
+    """Each module's import-time mutants (tools/mutate_import_time.py), on ``workers``
+    copies of the work tree at once: a mutant is written into its file and every mutant
+    runs a fresh pytest (about 1.5 s), so one copy would leave a core idle for minutes;
+    two copies never share a mutated file (the blackjack modules' tests import each other)."""
+    todo = [path for path in IMPORT_TIME if not only or path in only]
+    roots: queue.SimpleQueue[Path] = queue.SimpleQueue()
+    copies = [work.with_name(f"{work.name}-import-{i}") for i in range(1, min(workers, len(todo)))]
+    for root in [work, *copies]:
+        if root != work:
+            shutil.rmtree(root, ignore_errors=True)
+            shutil.copytree(work, root, ignore=shutil.ignore_patterns("mutants", "__pycache__"))
+        roots.put(root)
+
+    def one(path: str) -> dict[str, int]:
+        root = roots.get()
+        try:
+            print(f"import-time route: {path} (in {root})", flush=True)
+            out = root / f"import-time-{module_of(path)}.json"
+            scopes, tests = IMPORT_TIME[path]
+            subprocess.run(
+                [
+                    sys.executable,
+                    str(ROOT / "tools" / "mutate_import_time.py"),
+                    "--root",
+                    str(root),
+                    "--file",
+                    path,
+                    "--scopes",
+                    ",".join(scopes),
+                    "--out",
+                    str(out),
+                    *tests,
+                ],
+                check=True,
+            )
+            results: dict[str, int] = json.loads(out.read_text())
+            return results
+        finally:
+            roots.put(root)
+
+    try:
+        with ThreadPoolExecutor(max_workers=1 + len(copies)) as pool:
+            return dict(zip(todo, pool.map(one, todo), strict=True))
+    finally:
+        for root in copies:
+            shutil.rmtree(root, ignore_errors=True)
 
 
 def import_time_prefixes(path: str) -> tuple[str, ...]:
@@ -310,7 +334,7 @@ def main() -> int:
     if args.route in ("all", "mutmut"):
         routes["mutmut"] = run_mutmut(args.work, args.children)
     if args.route in ("all", "import-time"):
-        routes["import-time"] = run_import_time(args.work, args.only)
+        routes["import-time"] = run_import_time(args.work, args.only, args.children)
 
     print(f"\nmutation report ({time.monotonic() - started:.0f} s; work tree {args.work})")
     header = f"{'module':36} {'route':12} {'killed':>6} {'surv.':>6} {'equiv.':>6} {'score':>7}"
