@@ -156,7 +156,18 @@ def run_tests(root: Path, tests: list[str]) -> int:
     the same second as the one before would otherwise be read from the stale .pyc."""
     for stale in root.rglob("__pycache__"):
         shutil.rmtree(stale, ignore_errors=True)
-    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-x",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:xdist",
+        *tests,
+    ]
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     try:
         return subprocess.run(cmd, cwd=root, env=env, capture_output=True, timeout=120).returncode
