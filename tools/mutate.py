@@ -98,6 +98,18 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
             "tests/controller/blackjack/test_blackjack_settlement_bites.py",
         ],
     ),
+    "controller/baccarat/settlement.py": (
+        ["<module>"],
+        ["tests/controller/baccarat/test_settlement_bites.py"],
+    ),
+    "controller/baccarat/tableau.py": (
+        ["<module>"],
+        ["tests/controller/baccarat/test_tableau_bites.py"],
+    ),
+    "controller/baccarat/shoe.py": (
+        ["<module>"],
+        ["tests/controller/baccarat/test_shoe_bites.py"],
+    ),
 }
 
 # mutmut's exit-code meaning (mutmut.stats.status_by_exit_code, 3.8.1)

@@ -376,3 +376,14 @@ def test_rule_5_10b_a_commission_account_never_owes_less_than_nothing() -> None:
     with pytest.raises(BalanceError) as refused:
         collect(-1, 1)
     assert str(refused.value) == "a commission account cannot owe -1"
+
+
+def test_money_balance_accepts_the_smallest_win() -> None:
+    """A win of one chip (a one-unit stake at even money, or half of it rounded up in
+    the no-commission variant) is a win: the books take it."""
+    stakes = [(1, Bet.PLAYER, 1)]
+    assert balance(stakes, settle(stakes, coup("player", 3, 2), COMMISSION)) == Balance(1, 2, -1, 0)
+    banker = [(2, Bet.BANKER, 1)]
+    assert balance(banker, settle(banker, coup("banker", 3, 6), NO_COMMISSION)) == Balance(
+        1, 2, -1, 0
+    )
