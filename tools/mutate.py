@@ -98,6 +98,24 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
             "tests/controller/blackjack/test_blackjack_settlement_bites.py",
         ],
     ),
+    # the kernel's and the card sources' money, rules and wire code (third session)
+    "controller/game/chips.py": (
+        ["<module>"],
+        [
+            "tests/controller/game/test_chips_bites.py",
+            "tests/controller/blackjack/test_rule_4_1_chips.py",
+        ],
+    ),
+    "controller/game/hold.py": (["<module>"], ["tests/controller/game/test_hold_bites.py"]),
+    "controller/game/machine.py": (
+        ["<module>"],
+        ["tests/controller/game/test_machine_bites.py", "tests/controller/game/test_kernel.py"],
+    ),
+    "drivers/deck.py": (
+        ["<module>"],
+        ["tests/drivers/test_deck_bites.py", "tests/drivers/test_deck.py"],
+    ),
+    "drivers/rfid.py": (["<module>"], ["tests/drivers/test_rfid_bites.py"]),
     "controller/baccarat/settlement.py": (
         ["<module>"],
         ["tests/controller/baccarat/test_settlement_bites.py"],

@@ -7,6 +7,8 @@ inventory. Deterministic, no game: spots, readings and an inventory only."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from controller.errors import ConfigError, IllegalAction
@@ -21,6 +23,7 @@ from controller.game.chips import (
     Sensing,
     SettlementCheck,
     SpotExpected,
+    WinningsPaid,
     check_chips,
     money,
 )
@@ -283,6 +286,14 @@ def test_rule_4_1_the_display_rows_of_every_state() -> None:
     ]
 
 
+def test_rule_4_1_the_table_file_spells_the_casino_practice_on_spot_or_handed_over() -> None:
+    """examples/blackjack-table.toml: ``winnings_paid = "on_spot"`` or ``"handed_over"``."""
+    assert WinningsPaid("on_spot") is WinningsPaid.ON_SPOT
+    assert WinningsPaid("handed_over") is WinningsPaid.HANDED_OVER
+    example = (Path(__file__).parents[3] / "examples" / "blackjack-table.toml").read_text()
+    assert '"on_spot": winnings stacked on the spot; "handed_over": stake only' in example
+
+
 # --- the chip inventory -----------------------------------------------------------------
 
 
@@ -299,7 +310,7 @@ def test_chip_inventory_alarms_name_the_chip_the_spot_and_the_listed_value() -> 
             "chip B2 on box1 carries 25, the inventory lists 100: possible counterfeit",
         ),
     ]  # fmt: skip
-    assert all(a.rule == CHIP_RULE for a in alarms)
+    assert all(a.rule == CHIP_RULE == "chip inventory" for a in alarms)
 
 
 def test_chip_inventory_comments_blank_lines_and_indented_comments_are_skipped() -> None:

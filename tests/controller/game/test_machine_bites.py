@@ -14,9 +14,13 @@ from typing import Any
 import pytest
 from transitions import Machine
 
+from controller.blackjack import phases as bj
 from controller.errors import IllegalAction
-from controller.game.machine import PhaseModel, _plain_moves, fire
+from controller.game.machine import HOLD_FACTS, PhaseModel, _plain_moves, fire
+from controller.game.records import HOLD_PROCEDURE
+from controller.poker import machine as pk
 from controller.poker.machine import Phases
+from controller.ports import Lamp, LampPattern
 
 RULES = {"go": "1.1", "back": "1.2"}
 STATES = ["a", "b"]
@@ -107,3 +111,17 @@ def test_issue_16_a_transition_with_any_callback_is_not_short_cut(key: str) -> N
     assert model._moves == {}
     fire(model, "go", RULES)
     assert model.state == "b" and ran == [key]
+
+
+def test_hold_procedure_facts_no_card_gate_locked_red_lamp_flashing() -> None:
+    assert HOLD_FACTS.card_breaks == (HOLD_PROCEDURE, "a card while the table was on hold")
+    assert (HOLD_FACTS.gate_open, HOLD_FACTS.burn) == (False, False)
+    assert HOLD_FACTS.lamps == {Lamp.HOLD: LampPattern.FLASH}
+
+
+def test_rule_4_2_only_the_states_that_say_so_open_the_gate_or_take_the_burn_card() -> None:
+    """A state's facts default to the safe side (DESIGN "Runtime model"): gate locked, no
+    burn card expected; a card before the round's deal breaks 4.2 unless it is the burn."""
+    assert {s for s, f in bj.FACTS.items() if f.burn} == {"round_over", "betting", "no_more_bets"}
+    assert {s for s, f in pk.FACTS.items() if f.gate_open} == {"dealing", "drawing"}
+    assert {s for s, f in pk.FACTS.items() if f.burn} == set()
