@@ -109,7 +109,10 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
     "controller/game/hold.py": (["<module>"], ["tests/controller/game/test_hold_bites.py"]),
     "controller/game/machine.py": (
         ["<module>"],
-        ["tests/controller/game/test_machine_bites.py", "tests/controller/game/test_kernel.py"],
+        [
+            "tests/controller/game/test_kernel_machine_bites.py",
+            "tests/controller/game/test_kernel.py",
+        ],
     ),
     "drivers/deck.py": (
         ["<module>"],
