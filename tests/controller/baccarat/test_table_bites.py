@@ -604,3 +604,24 @@ def test_table_of_play_the_due_card_follows_the_totals() -> None:
         TABLE_OF_PLAY,
         "Banker draws: 4 against the Player's third card 5 (Table of Play)",
     )
+
+
+def test_table_of_play_the_players_third_card_is_due_on_its_total() -> None:
+    table = closed(betting_table(), player=10)
+    deal(table, *initial(3, 7))
+    assert table.due() == (
+        "player",
+        TABLE_OF_PLAY,
+        "Player draws: a third card on 3 (Table of Play: the Player draws on 0-5)",
+    )
+
+
+def test_rule_nsw_mini_baccarat_5_the_next_coup_starts_with_no_stakes_fixed() -> None:
+    """NEXT opens the next coup's betting: last coup's stakes, result and payouts go."""
+    table = closed(betting_table(), player=10)
+    assert len(of(CoupResult, deal(table, *initial(9, 0)))) == 1
+    assert (len(table.stakes), len(table.payouts)) == (1, 1)
+    press(table, ConsoleButton.NEXT)
+    assert (table.state, table.coup) == ("betting", 2)
+    assert (table.stakes, table.payouts, table.result, table.settled) == ([], [], None, None)
+    assert (table.player, table.banker, table.player_third) == ([], [], None)
