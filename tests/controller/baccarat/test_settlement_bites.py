@@ -52,10 +52,11 @@ def coup(
     player_pair: bool = False,
     banker_pair: bool = False,
 ) -> CoupResult:
-    """A result with the totals given; the cards only matter for their count."""
+    """A result with the totals given; the cards only matter for their count (settlement
+    reads neither the cards' ranks nor the Natural: the pairs are given as flags)."""
     return CoupResult(
         7, winner, player, banker, ("Ts", "5h"), ("Td", "7c", "Kc")[:banker_cards],
-        player + banker >= 100, player_pair, banker_pair,
+        False, player_pair, banker_pair,
     )  # fmt: skip
 
 

@@ -6,6 +6,8 @@ and the commission account (5.10(b))."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from controller.baccarat.rules import (
@@ -31,7 +33,7 @@ def empty() -> list[dict[Bet, int]]:
     return [{} for _ in range(RULES.boxes)]
 
 
-def refused(rule: str, call, *args) -> str:  # type: ignore[no-untyped-def]
+def refused(rule: str, call: Callable[..., object], *args: object) -> str:
     """The refusal's reason, after checking it cites ``rule``."""
     with pytest.raises(IllegalAction) as caught:
         call(*args)
