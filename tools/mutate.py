@@ -242,23 +242,30 @@ def run_mutmut(work: Path, children: int) -> dict[str, dict[str, int]]:
 
 def run_import_time(work: Path, only: list[str], workers: int) -> dict[str, dict[str, int]]:
     """Each module's import-time mutants (tools/mutate_import_time.py), on ``workers``
-    copies of the work tree at once: a mutant is written into its file and every mutant
-    runs a fresh pytest (about 1.5 s), so one copy would leave a core idle for minutes;
-    two copies never share a mutated file (the blackjack modules' tests import each other)."""
-    todo = [path for path in IMPORT_TIME if not only or path in only]
+    copies of the work tree at once: a mutant is written into its file before its tests
+    run, so the copies never share a mutated file (the blackjack modules' tests import
+    each other), and one copy alone would leave a core idle for minutes."""
+    paths = [path for path in IMPORT_TIME if not only or path in only]
+    # the evaluator's mutants each import its tables and run its exhaustive tests: split
+    # between the workers and started first, they no longer finish alone at the end
+    heavy = {"controller/poker/evaluator.py"}
+    n = max(1, workers)
+    todo = [(p, f"{k}/{n}") for p in paths if p in heavy for k in range(n)]
+    todo += [(p, "0/1") for p in paths if p not in heavy]
     roots: queue.SimpleQueue[Path] = queue.SimpleQueue()
-    copies = [work.with_name(f"{work.name}-import-{i}") for i in range(1, min(workers, len(todo)))]
+    copies = [work.with_name(f"{work.name}-import-{i}") for i in range(1, min(n, len(todo)))]
     for root in [work, *copies]:
         if root != work:
             shutil.rmtree(root, ignore_errors=True)
             shutil.copytree(work, root, ignore=shutil.ignore_patterns("mutants", "__pycache__"))
         roots.put(root)
 
-    def one(path: str) -> dict[str, int]:
+    def one(task: tuple[str, str]) -> dict[str, int]:
+        path, shard = task
         root = roots.get()
         try:
-            print(f"import-time route: {path} (in {root})", flush=True)
-            out = root / f"import-time-{module_of(path)}.json"
+            print(f"import-time route: {path} {shard} (in {root})", flush=True)
+            out = root / f"import-time-{module_of(path)}-{shard.replace('/', 'of')}.json"
             scopes, tests = IMPORT_TIME[path]
             subprocess.run(
                 [
@@ -270,6 +277,8 @@ def run_import_time(work: Path, only: list[str], workers: int) -> dict[str, dict
                     path,
                     "--scopes",
                     ",".join(scopes),
+                    "--shard",
+                    shard,
                     "--out",
                     str(out),
                     *tests,
@@ -283,7 +292,10 @@ def run_import_time(work: Path, only: list[str], workers: int) -> dict[str, dict
 
     try:
         with ThreadPoolExecutor(max_workers=1 + len(copies)) as pool:
-            return dict(zip(todo, pool.map(one, todo), strict=True))
+            merged: dict[str, dict[str, int]] = {path: {} for path in paths}
+            for (path, _), results in zip(todo, pool.map(one, todo), strict=True):
+                merged[path].update(results)
+            return merged
     finally:
         for root in copies:
             shutil.rmtree(root, ignore_errors=True)

@@ -175,7 +175,17 @@ def run_tests(root: Path, tests: list[str]) -> int:
             os.dup2(out, 1)
             os.dup2(out, 2)
             signal.alarm(120)  # an endless loop: the alarm ends the child (a timeout)
-            args = ["-x", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", *tests]
+            args = [
+                "-x",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-p",
+                "no:xdist",
+                "-p",
+                "no:unraisableexception",
+                *tests,
+            ]
             code = int(pytest.main(args))
         finally:
             sys.stdout.flush()
@@ -200,6 +210,11 @@ def main() -> int:
     parser.add_argument("--scopes", required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--list", action="store_true", help="print the mutants, run nothing")
+    parser.add_argument(
+        "--shard",
+        default="0/1",
+        help="K/N: run only every Nth mutant from the Kth (names stay those of the whole run)",
+    )
     parser.add_argument("tests", nargs="+")
     args = parser.parse_args()
 
@@ -212,12 +227,15 @@ def main() -> int:
     try:
         if not args.list:  # --list reads only: it may be pointed at a working tree
             path.write_text(ast.unparse(tree))
-        if not args.list and run_tests(args.root, args.tests) != 0:
+        shard, shards = (int(n) for n in args.shard.split("/"))
+        if not args.list and shard == 0 and run_tests(args.root, args.tests) != 0:
             print(f"{args.file}: the tests fail on the unmutated module", file=sys.stderr)
             return 2
         counters: dict[str, int] = {}
-        for scope, target, variant in todo:
+        for index, (scope, target, variant) in enumerate(todo):
             counters[scope] = counters.get(scope, 0) + 1
+            if not args.list and index % shards != shard:
+                continue
             name = f"{module}.{scope}#{counters[scope]}"
             text = mutant(original, target, variant)
             if args.list:
