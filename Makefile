@@ -16,9 +16,9 @@ demo: $(STAMP)
 	$(BIN)/tablectl demo
 
 # The suite runs on TEST_WORKERS processes (pytest-xdist): most of its time is spent waiting
-# on subprocesses, pseudo-terminals, brokers and browsers, not on the CPU, so four workers
-# (two on a 2-core machine: four took 4 min 43 s but once starved a power-cut test of
-# time for its fourth coup) take the wall time from about 11 minutes to about 6.
+# on subprocesses, pseudo-terminals, brokers and browsers, not on the CPU. Two workers on a
+# 2-core machine (four took 4 min 43 s, but once starved a power-cut test of time for its
+# fourth coup).
 TEST_WORKERS ?= 2
 test: $(STAMP) lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS)
