@@ -13,7 +13,12 @@ enrolment and puts events on the controller's queue:
 - a frame with a bad checksum or a broken layout: `DeviceFault(fault=Fault.BAD_CHECKSUM)`
   or `Fault.MALFORMED`, counted in `stats` and logged;
 - the line fails (cable pulled, USB adapter gone): `DeviceLost(reason=...)`, then the port is
-  reopened with exponential backoff, and `DeviceRestored` once it is back.
+  reopened with exponential backoff, and `DeviceRestored` once it is back;
+- the reader loses its power while its serial adapter stays up: an RDM6300 sends nothing
+  without a card in its field, so silence alone cannot tell a dead reader from a quiet
+  shoe. With ``power_line`` (``"cts"``, ``"dsr"`` or ``"cd"``: the adapter's input wired
+  to the reader's supply, docs/rfid.md) a low line is `DeviceLost`, and high again
+  `DeviceRestored`.
 
 The life cycle (start, the reader thread, reconnect with backoff, lost and restored,
 close) is `drivers.card_source.CardSource`'s; the tag lookup and the one-read-per-pass
@@ -42,6 +47,8 @@ from firmware_bridge.rdm6300 import BAUDRATE, FrameProblem, ProblemKind, Rdm6300
 __all__ = ["ByteLine", "Rdm6300Reader", "open_rdm6300", "tag_event"]
 
 log = logging.getLogger(__name__)
+
+POWER_LINES = ("cts", "dsr", "cd")  # the adapter's modem inputs a supply can be wired to
 
 _FAULTS = {ProblemKind.BAD_CHECKSUM: Fault.BAD_CHECKSUM, ProblemKind.MALFORMED: Fault.MALFORMED}
 
@@ -82,11 +89,15 @@ class Rdm6300Reader(TagReader):
         hold: float = 1.0,
         backoff: tuple[float, float] = (0.05, 2.0),
         opener: Opener = open_rdm6300,
+        power_line: str | None = None,
     ) -> None:
         super().__init__(
             events, deck, name=name, where=url, clock=clock, hold=hold, backoff=backoff
         )
+        if power_line is not None and power_line not in POWER_LINES:
+            raise ValueError(f"power_line must be one of {', '.join(POWER_LINES)}")
         self.url = url
+        self.power_line = power_line
         self._open = opener
         self._port: ByteLine | None = None
         self._decoder = Rdm6300Decoder()
@@ -105,6 +116,8 @@ class Rdm6300Reader(TagReader):
             chunk = port.read(max(1, port.in_waiting))
         except (serial.SerialException, OSError) as exc:
             raise DeviceClosed(f"read failed on {self.url}: {exc}") from exc
+        if self.power_line is not None and not self._powered(port):
+            return []  # what a browning-out reader sends is not a card
         if not chunk:
             return []
         decoder = self._decoder
@@ -119,6 +132,20 @@ class Rdm6300Reader(TagReader):
         if decoder.skipped > skipped:
             self.stats["junk-bytes"] += decoder.skipped - skipped
         return produced
+
+    def _powered(self, port: ByteLine) -> bool:
+        """Whether the reader's supply is up, on the adapter's ``power_line``; reports
+        the reader lost while it is down, and restored when it is back."""
+        line = str(self.power_line)
+        try:
+            powered = bool(getattr(port, line))
+        except (serial.SerialException, OSError) as exc:
+            raise DeviceClosed(f"cannot read {line.upper()} on {self.url}: {exc}") from exc
+        if powered:
+            self._report_restored()
+        else:
+            self._report_lost(f"the reader has no power ({line.upper()} is low on {self.url})")
+        return powered
 
     def _close_line(self) -> None:
         port, self._port = self._port, None

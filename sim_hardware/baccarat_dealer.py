@@ -44,6 +44,7 @@ class BaccaratDealer:
         self.rng = rng
         self.boxes = boxes
         self.rounds_finished = 0
+        self._counted: object = None  # the coup last counted as finished
         self._to_place: list[tuple[int, str, int]] | None = None
         self._placed: list[tuple[int, str, int]] = []
 
@@ -65,7 +66,8 @@ class BaccaratDealer:
 
     def step(self) -> str:
         """Do the next thing the table needs; returns what was done, in words."""
-        view = self.state().get("view") or {}
+        published = self.state()
+        view = published.get("view") or {}
         state = view.get("state", "")
         if state == "hold":
             self.hands.supervisor("burn_card", "scripted dealer: burn the card, play on")
@@ -80,7 +82,7 @@ class BaccaratDealer:
         if state == "betting":
             return self._betting(view)
         if state == "settlement":
-            return self._settle(view)
+            return self._settle(view, published.get("round"))
         return f"wait ({state or 'no state yet'})"
 
     def _wagers(self, view: dict[str, Any]) -> list[tuple[int, str, int]]:
@@ -116,12 +118,14 @@ class BaccaratDealer:
         self.hands.press("no_more_bets")
         return "no more bets"
 
-    def _settle(self, view: dict[str, Any]) -> str:
+    def _settle(self, view: dict[str, Any], coup: object) -> str:
         owing = [b["number"] for b in view.get("boxes", ()) if b.get("commission_to_collect")]
         if owing and self.rng.random() < 0.25:
             box = self.rng.choice(owing)
             self.hands.console("collect_commission", box=box)
             return f"collect box {box}'s commission"
-        self.rounds_finished += 1
+        if coup != self._counted:  # a NEXT lost to a power cut is pressed again: one coup
+            self._counted = coup
+            self.rounds_finished += 1
         self.hands.press("next")
         return "pay and collect, next coup"

@@ -105,6 +105,28 @@ class SimulatedDevice:
             self._flush()
             return sent
 
+    def power_cycle(self) -> None:
+        """The device loses power and comes back: a new boot id, nothing remembered of
+        what it was told, its gate locked (a shoe's fail-safe state), and a new HELLO."""
+        with self._lock:
+            old = self.session
+            self.session = self.session_type(
+                old.device_kind,
+                old.serial_number,
+                old.firmware,
+                boot_id=(old.boot_id + 1) % 2**32 or 1,
+                clock=self.clock,
+                heartbeat_interval=old.heartbeat_interval,
+                heartbeat_timeout=old.heartbeat_timeout,
+                resend_interval=old.resend_interval,
+                window=old.window,
+            )
+            self.gate_locked = True
+            self.lamps = {}
+            self.session.connect()
+            self._flush()
+            self._changed.notify_all()
+
     def send_raw(self, data: bytes) -> None:
         """Put arbitrary bytes on the line, outside the protocol (line noise, a bad frame)."""
         self.link.write(data)

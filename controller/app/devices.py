@@ -97,8 +97,10 @@ def open_card_source(
     shoe = config.shoe
     if shoe.rfid:
         enrolment = load_shoe_decks(deck_files, decks)
-        hold = shoe.repeat_window_ms / 1000
-        return create_card_source(shoe.protocol, url, events, deck=enrolment, hold=hold)
+        options: dict[str, Any] = {"hold": shoe.repeat_window_ms / 1000}
+        if shoe.power_line:
+            options["power_line"] = shoe.power_line
+        return create_card_source(shoe.protocol, url, events, deck=enrolment, **options)
     return create_card_source(shoe.protocol, url, events, baudrate=shoe.baud, resume=resume)
 
 

@@ -330,6 +330,8 @@ class TableLoop:
                 elif isinstance(output, ActionRefused | ControllerFault):
                     self._notice(to_jsonable(output), at)
             self._watch_devices(event, at)
+            if isinstance(event, DeviceHello):
+                self._tell(event.source)
             event_seq = getattr(event, "seq", None)
             if event_seq is not None:
                 device = self.devices.get(event.source)
@@ -411,14 +413,22 @@ class TableLoop:
             outputs = [ControllerFault(type(event).__name__, f"{type(exc).__name__}: {exc}")]
         return outputs
 
-    def execute(self, command: Command) -> None:
+    def execute(self, command: Command, only: str | None = None) -> None:
+        """Carry out ``command`` on every device that handles it (``only``: that one)."""
         for name, device in self.devices.items():
-            if not device.handles(command):
+            if only not in (None, name) or not device.handles(command):
                 continue
             try:
                 device.execute(command)
             except TableError as exc:
                 log.error("%s could not %s: %s", name, type(command).__name__, exc)
+
+    def _tell(self, source: str) -> None:
+        """A device that said HELLO may have restarted and forgotten what it was told (a
+        shoe powers up with its gate locked): tell it the state of every output channel it
+        carries out, as after a replay."""
+        for command in list(self.channels.values()):
+            self.execute(command, only=source)
 
     def _watch_devices(self, event: Event, seq: int) -> None:
         if isinstance(event, DeviceLost):

@@ -5,7 +5,9 @@
 `drivers.registry`: ``"tablectl"``, docs/protocol.md; ``"rdm6300"`` or ``"hid"``, an
 RFID reader, docs/rfid.md), ``baud``; an RFID shoe also ``decks`` (its deck enrolment
 files, one per deck, relative to the config) and ``repeat_window_ms`` (reads of a tag
-within this long of its last read are one pass of one card).
+within this long of its last read are one pass of one card); an ``rdm6300`` reader
+also ``power_line`` (``"cts"``, ``"dsr"`` or ``"cd"``: the serial adapter's input wired to
+the reader's supply, so a reader that loses its power is a lost reader, docs/rfid.md).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from controller.app.config.checker import REQUIRED, Checker, Schema
 from drivers.registry import CARD_SOURCES, RFID_PROTOCOLS
+from drivers.rfid import POWER_LINES
 
 __all__ = ["SCHEMA", "ShoeConfig", "parse_shoe"]
 
@@ -25,6 +28,7 @@ SCHEMA: Schema = {
     "baud": (int, 115200),
     "decks": (list, []),
     "repeat_window_ms": (int, 1000),
+    "power_line": (str, ""),
 }
 
 
@@ -35,6 +39,7 @@ class ShoeConfig:
     baud: int = 115200
     decks: tuple[Path, ...] = ()  # an RFID shoe's deck enrolment files
     repeat_window_ms: int = 1000
+    power_line: str = ""  # an RDM6300's supply, seen on the adapter's CTS, DSR or CD
 
     @property
     def rfid(self) -> bool:
@@ -70,4 +75,11 @@ def parse_shoe(check: Checker, doc: dict[str, Any], base: Path | None) -> ShoeCo
         raise check.error(f"the {protocol} protocol sends cards, not tags: no decks", "shoe")
     if shoe["repeat_window_ms"] < 50:
         raise check.error("must be at least 50 ms", "shoe", "repeat_window_ms")
-    return ShoeConfig(shoe["url"], protocol, shoe["baud"], tuple(decks), shoe["repeat_window_ms"])
+    power_line = shoe["power_line"]
+    if power_line and protocol != "rdm6300":
+        raise check.error("only an rdm6300 reader's supply is watched", "shoe", "power_line")
+    if power_line and power_line not in POWER_LINES:
+        raise check.error(f"must be one of {', '.join(POWER_LINES)}", "shoe", "power_line")
+    return ShoeConfig(
+        shoe["url"], protocol, shoe["baud"], tuple(decks), shoe["repeat_window_ms"], power_line
+    )
