@@ -127,6 +127,10 @@ class Sessions:
         self._open.pop(_key(token), None)
 
 
+async def _security_headers(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers.update(SECURITY_HEADERS)
+
+
 def _key(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -174,18 +178,17 @@ class FloorDoor:
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        """Only requests that name this server are answered, and every answer carries the
-        security headers (an error's too)."""
+        """Only requests that name this server are answered."""
         if not self.names_me(request.headers.get("Host", "")):
-            response: web.StreamResponse = self._deny(request, 403, "the Host is not this server")
-        else:
-            try:
-                response = await handler(request)
-            except web.HTTPException as exc:
-                exc.headers.update(SECURITY_HEADERS)
-                raise
-        response.headers.update(SECURITY_HEADERS)
-        return response
+            return self._deny(request, 403, "the Host is not this server")
+        return await handler(request)
+
+    def install(self, app: web.Application) -> None:
+        """The Host check on every route, the security headers on every answer (errors
+        and the event stream too), the sign-in routes."""
+        app.middlewares.append(self.middleware)
+        app.on_response_prepare.append(_security_headers)
+        app.add_routes(self.routes())
 
     def routes(self) -> list[web.RouteDef]:
         return [
@@ -207,11 +210,7 @@ class FloorDoor:
 
         async def write(request: web.Request) -> web.StreamResponse:
             try:
-                self._own_page(request)
-                session = self._session(request)
-                if session is None:
-                    raise Refused(401, "sign in first (pit staff only)")
-                member = session.member
+                member = self._signed_in(request).member
                 if may not in MAY.get(member.role, frozenset()):
                     raise Refused(403, f"{member.id} is {member.role}: read only")
                 body = await self._json(request, fields)
@@ -222,14 +221,28 @@ class FloorDoor:
         return write
 
     def _own_page(self, request: web.Request) -> None:
+        """Refused unless from this server's own page."""
+        self._same_origin(request)
+        if request.headers.get(HEADER) != "1":
+            raise Refused(403, f"the {HEADER} header is missing (not the floor view's page)")
+
+    def _same_origin(self, request: web.Request) -> None:
         named = request.headers.get("Host", "")
         origin = request.headers.get("Origin")
         if origin is not None and origin != f"{request.scheme}://{named}":
             raise Refused(403, "a request from another origin")
         if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
             raise Refused(403, "a request from another site")
-        if request.headers.get(HEADER) != "1":
-            raise Refused(403, f"the {HEADER} header is missing (not the floor view's page)")
+
+    def _signed_in(self, request: web.Request) -> Session:
+        """The live session of a request from this server's own page. No session at all
+        is a 401 before the page's header is looked at: an anonymous write is a 401."""
+        self._same_origin(request)
+        session = self._session(request)
+        if session is None:
+            raise Refused(401, "sign in first (pit staff only)")
+        self._own_page(request)
+        return session
 
     def _session(self, request: web.Request) -> Session | None:
         token = request.cookies.get(COOKIE, "")
@@ -306,10 +319,7 @@ class FloorDoor:
 
     async def _post_signout(self, request: web.Request) -> web.StreamResponse:
         try:
-            self._own_page(request)
-            session = self._session(request)
-            if session is None:
-                raise Refused(401, "nobody is signed in here")
+            session = self._signed_in(request)
             await self._json(request, frozenset())
         except Refused as exc:
             return self._deny(request, exc.status, exc.why)

@@ -268,7 +268,8 @@ class PitView(WebThread):
         self.call(self.wake)
 
     def build_app(self) -> web.Application:
-        app = web.Application(client_max_size=MANAGER_BODY_MAX, middlewares=[self.door.middleware])
+        app = web.Application(client_max_size=MANAGER_BODY_MAX)
+        self.door.install(app)  # the Host check, the headers, /api/session, /signin, /signout
         app.add_routes(
             [
                 web.get("/", self._index),
@@ -281,7 +282,6 @@ class PitView(WebThread):
                 web.post(
                     "/api/shift", self.door.guarded("shift", frozenset({"start"}), self._shift)
                 ),
-                *self.door.routes(),  # /api/session, /api/signin, /api/signout
                 web.static("/static", STATIC),
                 *self.boards.routes(),  # /game/<name>.js, /api/view?table=
             ]

@@ -27,7 +27,6 @@ from pit_scene import (
     mid_shift,
     screenshots,
 )
-
 from pit_staff_helpers import MANAGER, sign_in_on_page
 
 from controller.app.pit_words import all_state_words
