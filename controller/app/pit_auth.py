@@ -334,9 +334,9 @@ class FloorDoor:
         `MAX_ADDRESSES` have tried (so the counts stay bounded)."""
         address = request.remote or "?"
         if address not in self._addresses and len(self._addresses) >= MAX_ADDRESSES:
-            return "many addresses"
+            return "pit view from many addresses"
         self._addresses.add(address)
-        return address
+        return f"pit view from {address}"  # the gate logs "wrong PIN at the <this>"
 
     async def _attempt(self, address: str, staff: str, pin: str) -> tuple[PinVerdict, bool]:
         """One PIN, one at a time (scrypt, ~50 ms, in the executor): the verdict, and

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import datetime
 import json
 import logging
 import os
@@ -51,6 +50,7 @@ from controller.app.pit_figures import figures_csv, series, shift_figures, svg_c
 from controller.app.pit_floor import Floor, TableSeen, iso
 from controller.app.pit_import import import_journals
 from controller.app.pit_link import make_client, parse_broker
+from controller.app.pit_shift import SHIFT_TIME_WORDS, shift_time
 from controller.app.pit_staff import PitStaff, load_pit_staff
 from controller.app.pit_store import PitStore, PitStoreError
 from controller.app.webthread import WebThread
@@ -64,7 +64,6 @@ STATIC = Path(__file__).parent / "pit_static"
 PASSWORD_ENV = "TABLECTL_PIT_PASSWORD"
 FIGURES_SECONDS = 5.0  # the figures are worked out again at most this often without news
 MANAGER_BODY_MAX = 1024  # the largest body a pit manager's POST has any need for
-SHIFT_BACK_HOURS = 48  # a shift's start is at most this long ago (see `shift_time`)
 
 
 def broker_password(args: argparse.Namespace) -> str:
@@ -428,35 +427,6 @@ class PitView(WebThread):
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         return response
-
-
-SHIFT_TIME_WORDS = (
-    "start: 'now' or an ISO 8601 time with its offset (2026-12-01T18:00:00+13:00), "
-    f"not in the future and not more than {SHIFT_BACK_HOURS} hours ago"
-)
-
-
-def shift_time(start: Any, now: float) -> float | None:
-    """A shift's start as a POSIX time: ``"now"``, or an ISO 8601 time with its offset
-    (``Z``, ``+13:00``) no later than ``now`` (a minute's grace for the browser's clock)
-    and no earlier than `SHIFT_BACK_HOURS` before it: a shift is at most half a day, and
-    the page sends a time of day it places within the last 24 hours, so two days back
-    covers a late correction; a start in year 1 or 1970 is a mistake, not a shift. None
-    for anything else."""
-    if start == "now":
-        return now
-    if not isinstance(start, str) or len(start) > 40:
-        return None
-    try:
-        stamp = datetime.datetime.fromisoformat(start)
-        if stamp.tzinfo is None:
-            return None  # a time with no offset is ambiguous
-        seconds = stamp.timestamp()
-    except (ValueError, OverflowError, OSError):
-        return None
-    if not now - SHIFT_BACK_HOURS * 3600 <= seconds <= now + 60:
-        return None
-    return seconds
 
 
 def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:

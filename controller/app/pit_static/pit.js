@@ -472,8 +472,9 @@ function showSession(s) {
   document.getElementById("signin").hidden = !!staff || !s.staff_configured;
   document.getElementById("signout").hidden = !staff;
   const who = document.getElementById("who");
-  who.hidden = !staff;
-  who.textContent = staff ? staff.name + " (" + staff.id + ", " + staff.role.replace("_", " ") + ")" : "";
+  who.hidden = !staff && s.staff_configured;
+  who.textContent = staff ? staff.name + " (" + staff.id + ", " + staff.role.replace("_", " ") + ")"
+    : "read only: no pit staff configured";
 }
 
 function session() {
