@@ -17,7 +17,8 @@ the fields the route takes. Refused: 401 (no session), 403 (another origin, anot
 a rebound Host, a role that may not, a wrong PIN), 413, 415, 400, 429 (the wrong-PIN delay).
 
 Sessions are kept in memory (`Sessions`): at most `MAX_SESSIONS`, each ended after
-`SESSION_SECONDS` or `IDLE_SECONDS` without a request that carries it; a restart of the view
+`SESSION_SECONDS`, or `IDLE_SECONDS` unused (no write, no ``/api/session``: the page asks
+that when it loads; watching the floor does not keep a session); a restart of the view
 signs everyone out. Wrong PINs are counted per client address (`PinGate`, as at the
 table's console), one scrypt check at a time.
 """
