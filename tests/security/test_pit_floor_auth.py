@@ -28,6 +28,7 @@ from controller.app.console_auth import console_cookie
 from controller.app.pit_auth import Sessions
 from controller.app.pit_floor import iso
 from controller.app.pit_store import PitStore
+from controller.app.pit_view import PitView
 from controller.app.web import StatusServer
 from controller.app.webthread import WebThread
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
@@ -303,6 +304,23 @@ def test_a_rebound_host_name_is_refused_for_reads_and_writes(pit: Pit) -> None:
     assert anna.post("/api/ack", {"id": alarm}, {"Origin": "http://127.0.0.1:1"})[0] == 403
     assert anna.post("/api/ack", {"id": alarm}, {"Sec-Fetch-Site": "same-site"})[0] == 403
     assert pit.writes() == writes
+
+
+def test_a_server_name_given_is_served_and_no_other(tmp_path: Path) -> None:
+    """Beyond loopback the browsers name the pit's PC: ``--server-name`` says which names
+    are the view's own (the view itself, in this process: the same door)."""
+    view = PitView(
+        "mqtt://127.0.0.1:9", port=0, store=tmp_path / "pit.sqlite",
+        staff=pit_staff(), server_names=("pit-pc.floor.lan",),
+    ).start()  # fmt: skip
+    try:
+        for name, status in (("pit-pc.floor.lan", 200), ("localhost", 200), ("pit-pc", 403)):
+            got, _, _ = request(
+                view.url + "/api/tables", None, {"Host": f"{name}:{view.port}"}, "GET"
+            )
+            assert got == status, name
+    finally:
+        view.close()
 
 
 def test_every_answer_forbids_framing(pit: Pit) -> None:
