@@ -312,6 +312,9 @@ class FloorDoor:
         member: StaffMember = verdict.member
         token = self.sessions.open(member)
         self._journal("SignedIn", member.id, {"role": member.role, "from": request.remote or ""})
+        log.info(
+            "%s (%s) signed in to the floor view from %s", member.id, member.role, request.remote
+        )
         response = web.json_response(
             {"ok": True, "staff": {"id": member.id, "name": member.name, "role": member.role}}
         )
