@@ -163,9 +163,12 @@ def screenshots(scene: Scene, page: Any, out: Path) -> list[Path]:
         page.set_viewport_size({"width": width, "height": height})
         page.goto(scene.view.url + "/")
         page.wait_for_selector(f'tr[data-table="{DRIVEN}"]')
-        page.wait_for_function("document.querySelectorAll('#tables tr[data-table]').length >= 4")
         page.wait_for_function(
-            "[...document.images].every((i) => !i.offsetParent || (i.complete && i.naturalWidth))"
+            "() => document.querySelectorAll('#tables tr[data-table]').length >= 4"
+        )
+        page.wait_for_function(
+            "() => [...document.images].every("
+            "(i) => !i.offsetParent || (i.complete && i.naturalWidth))"
         )
         path = out / f"pit-floor-{width}x{height}.png"
         page.screenshot(path=str(path))

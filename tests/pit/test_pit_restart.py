@@ -45,7 +45,8 @@ def test_the_shift_survives_a_restart_of_the_pit_view(
             sign_in_on_page(page)
             page.click("#shift-set")  # no time given: the shift starts now
             page.wait_for_function(
-                f"document.getElementById('shift').textContent.includes('set by {MANAGER[0]}')"
+                "() => document.getElementById('shift').textContent"
+                f".includes('set by {MANAGER[0]}')"
             )
             assert re.search(r"Shift from \d\d:\d\d:\d\d", page.inner_text("#shift"))
         finally:
