@@ -9,6 +9,9 @@ the shell history and ``ps`` would keep it. The output line goes in that person'
     name = "Aroha Ngata"
     role = "dealer"          # or "supervisor"
     pin_hash = "scrypt$14$8$1$...$..."
+
+The pit's floor view takes the same hashes in its staff file (``tablectl pit --staff``,
+roles ``pit_manager`` and ``surveillance``: `controller.app.pit_staff`).
 """
 
 from __future__ import annotations

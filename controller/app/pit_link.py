@@ -20,7 +20,13 @@ def parse_broker(url: str) -> tuple[str, int, bool]:
     if parts.scheme not in ("mqtt", "mqtts", "tcp", "ssl") or not parts.hostname:
         raise ConfigError(f"pit.broker: expected mqtt://host[:port] or mqtts://..., not {url!r}")
     tls = parts.scheme in ("mqtts", "ssl")
-    return parts.hostname, parts.port or (8883 if tls else 1883), tls
+    try:
+        port = parts.port
+    except ValueError:  # urllib: "Port out of range 0-65535", or not a number
+        raise ConfigError(
+            f"pit.broker: {url!r}: the port is not a number from 1 to 65535"
+        ) from None
+    return parts.hostname, port or (8883 if tls else 1883), tls
 
 
 def topic_base(prefix: str, site: str, table_id: str) -> str:

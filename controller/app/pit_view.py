@@ -15,6 +15,10 @@ the internet), updated over Server-Sent Events:
 - the shift's figures per table, game and dealer (`pit_figures`), small SVG charts, and
   their CSV export.
 
+Reading needs no sign-in; acknowledging an alarm and starting a shift need a pit manager
+signed in (``--staff FILE``, `pit_staff`; the checks, sessions and headers in `pit_auth`),
+and the pit's journal names who did each.
+
 The shift's start, the rows its figures come from, the tables' statuses and the manager's
 acknowledgements are kept in the pit's own SQLite file (``--store``, `pit_store`), so a
 restart of the view loses none of them; the view's MQTT session is persistent, so the rows
@@ -25,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import datetime
 import json
 import logging
 import os
@@ -39,13 +42,16 @@ from typing import Any, Self, TextIO
 from aiohttp import web
 
 from controller.app.cli import seconds, tcp_port
-from controller.app.config import PitConfig
+from controller.app.config import PitConfig, StaffMember
 from controller.app.pit_alarms import HEADS_KEPT
+from controller.app.pit_auth import FloorDoor
 from controller.app.pit_boards import GameViews
 from controller.app.pit_figures import figures_csv, series, shift_figures, svg_chart, when
 from controller.app.pit_floor import Floor, TableSeen, iso
 from controller.app.pit_import import import_journals
 from controller.app.pit_link import make_client, parse_broker
+from controller.app.pit_shift import SHIFT_TIME_WORDS, shift_time
+from controller.app.pit_staff import PitStaff, load_pit_staff
 from controller.app.pit_store import PitStore, PitStoreError
 from controller.app.webthread import WebThread
 from controller.errors import ConfigError, TableError
@@ -57,7 +63,6 @@ __all__ = ["HEADS_KEPT", "Floor", "PitView", "TableSeen", "add_arguments", "run"
 STATIC = Path(__file__).parent / "pit_static"
 PASSWORD_ENV = "TABLECTL_PIT_PASSWORD"
 FIGURES_SECONDS = 5.0  # the figures are worked out again at most this often without news
-NAME_MAX = 40  # a manager's name as typed for an acknowledgement or a shift start
 MANAGER_BODY_MAX = 1024  # the largest body a pit manager's POST has any need for
 
 
@@ -84,7 +89,7 @@ def load_floor_file(path: Path) -> dict[str, str]:
     the order they stand) -> {table id: area}. A table in no area is drawn apart."""
     try:
         doc = tomllib.loads(path.read_text())
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"--floor {path}: {exc}") from exc
     areas: dict[str, str] = {}
     for number, area in enumerate(doc.get("area", []), 1):
@@ -130,6 +135,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--floor", default=None, metavar="FILE", help="the floor plan (TOML)")
     parser.add_argument(
+        "--staff",
+        default=None,
+        metavar="FILE",
+        help="who may sign in (TOML [[staff]], roles pit_manager and surveillance); "
+        "without it nobody can acknowledge an alarm or start a shift",
+    )
+    parser.add_argument(
+        "--server-name",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name or address browsers use to reach the view, besides localhost "
+        "and --host (repeat for more); a request naming any other Host is refused",
+    )
+    parser.add_argument(
         "--import-journal",
         action="append",
         default=[],
@@ -166,6 +186,8 @@ class PitView(WebThread):
         store: Path | str | None = None,
         floor_file: Path | None = None,
         outage_grace: float = 20.0,
+        staff: PitStaff | None = None,
+        server_names: tuple[str, ...] = (),
     ) -> None:
         super().__init__(host, port)
         parse_broker(broker)  # a bad URL or floor file is refused before any file is made
@@ -191,6 +213,13 @@ class PitView(WebThread):
         self.client.on_message = lambda client, userdata, msg: self._message(msg)
         self.floor.listeners.append(self._wake)
         self._figures: tuple[tuple[Any, ...], dict[str, Any]] | None = None
+        self.door = FloorDoor(
+            self,
+            staff if staff is not None else PitStaff(),
+            self.store,
+            names=server_names,
+            max_body=MANAGER_BODY_MAX,
+        )
 
     def _message(self, msg: Any) -> None:
         payload = bytes(msg.payload)
@@ -239,6 +268,7 @@ class PitView(WebThread):
 
     def build_app(self) -> web.Application:
         app = web.Application(client_max_size=MANAGER_BODY_MAX)
+        self.door.install(app)  # the Host check, the headers, /api/session, /signin, /signout
         app.add_routes(
             [
                 web.get("/", self._index),
@@ -247,8 +277,10 @@ class PitView(WebThread):
                 web.get("/api/figures", self._figures_json),
                 web.get("/api/figures.csv", self._figures_csv),
                 web.get("/chart/{kind}.svg", self._chart),
-                web.post("/api/ack", self._ack),
-                web.post("/api/shift", self._shift),
+                web.post("/api/ack", self.door.guarded("ack", frozenset({"id"}), self._ack)),
+                web.post(
+                    "/api/shift", self.door.guarded("shift", frozenset({"start"}), self._shift)
+                ),
                 web.static("/static", STATIC),
                 *self.boards.routes(),  # /game/<name>.js, /api/view?table=
             ]
@@ -353,45 +385,24 @@ class PitView(WebThread):
             text=text, content_type="image/svg+xml", headers={"Cache-Control": "no-cache"}
         )
 
-    async def _manager_json(self, request: web.Request, fields: set[str]) -> dict[str, Any]:
-        """A pit manager's POST: JSON only (a cross-site form cannot send it without a
-        preflight this server never answers), from this page's own origin, small (the
-        app's ``client_max_size``), with a name and no field but ``fields``."""
-        origin = request.headers.get("Origin")
-        if origin is not None and origin.split("://", 1)[-1] != request.host:
-            raise web.HTTPForbidden(text="not from the floor view's own page")
-        if request.content_type != "application/json":
-            raise web.HTTPUnsupportedMediaType(text="JSON only")
-        try:
-            body = await request.json()
-        except ValueError as exc:
-            raise web.HTTPBadRequest(text="not JSON") from exc
-        if not isinstance(body, dict):
-            raise web.HTTPBadRequest(text="a JSON object")
-        unknown = set(body) - fields - {"by"}
-        if unknown:
-            raise web.HTTPBadRequest(text=f"unknown fields: {', '.join(sorted(unknown))}")
-        by = str(body.get("by") or "").strip()
-        if not by or len(by) > NAME_MAX:
-            raise web.HTTPBadRequest(text="say who you are (your name or initials)")
-        return {**body, "by": by}
-
-    async def _ack(self, request: web.Request) -> web.Response:
-        body = await self._manager_json(request, {"id"})
-        if not self.floor.acknowledge(str(body.get("id", "")), body["by"]):
+    async def _ack(
+        self, request: web.Request, member: StaffMember, body: dict[str, Any]
+    ) -> web.Response:
+        """A pit manager acknowledges one alarm; the pit's journal names them."""
+        alarm = body.get("id")
+        if not isinstance(alarm, str) or not self.floor.acknowledge(alarm, member.id):
             raise web.HTTPConflict(text="no such alarm, or already acknowledged")
         return web.json_response({"ok": True})
 
-    async def _shift(self, request: web.Request) -> web.Response:
-        """Start the shift now, or at ``start`` (ISO 8601 with its offset, not in the
-        future)."""
-        body = await self._manager_json(request, {"start"})
+    async def _shift(
+        self, request: web.Request, member: StaffMember, body: dict[str, Any]
+    ) -> web.Response:
+        """A pit manager starts the shift now, or at ``start`` (`shift_time`)."""
         now = self.floor.wall()
-        start = body.get("start") or "now"
-        stamp = now if start == "now" else _aware(start)
-        if stamp is None or stamp > now + 60:
-            raise web.HTTPBadRequest(text="start: 'now' or an ISO 8601 time, not in the future")
-        self.floor.set_shift(iso(stamp), body["by"])
+        stamp = shift_time(body.get("start", "now"), now)
+        if stamp is None:
+            return web.json_response({"ok": False, "error": SHIFT_TIME_WORDS}, status=400)
+        self.floor.set_shift(iso(stamp), member.id)
         self._figures = None
         return web.json_response({"ok": True, "start": self.floor.shift_start})
 
@@ -418,21 +429,13 @@ class PitView(WebThread):
         return response
 
 
-def _aware(text: Any) -> float | None:
-    """An ISO 8601 time with its offset (``Z``, ``+13:00``) as a POSIX time, else None."""
-    try:
-        stamp = datetime.datetime.fromisoformat(str(text))
-    except ValueError:
-        return None
-    return None if stamp.tzinfo is None else stamp.timestamp()
-
-
 def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     if args.import_journal:
         return import_journals(args, out)
     try:
         password = broker_password(args)
         floor_file = Path(args.floor) if args.floor else None
+        staff = load_pit_staff(Path(args.staff)) if args.staff else PitStaff()
         view = PitView(
             args.broker,
             host=args.host,
@@ -445,6 +448,8 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
             store=Path(args.store),
             floor_file=floor_file,
             outage_grace=args.outage_grace,
+            staff=staff,
+            server_names=tuple(args.server_name),
         ).start()
     except (TableError, OSError, PitStoreError) as exc:
         print(f"tablectl pit: {exc}", file=sys.stderr)

@@ -80,6 +80,7 @@ from controller.app.console_auth import (
 from controller.app.console_schema import BadArguments, console_actions, supervisor_decisions
 from controller.app.game_page import PATH as GAME_SCRIPT
 from controller.app.game_page import handler as game_script
+from controller.app.json_bounded import loads_bounded
 from controller.app.supervisor import PinGate
 from controller.app.webthread import WebThread
 from controller.ports import (
@@ -308,9 +309,9 @@ class StatusServer(WebThread):
             except web.HTTPRequestEntityTooLarge:
                 return self._deny(request, 413, f"the body is over {MAX_BODY} bytes")
             try:
-                body = json.loads(raw)
-            except (ValueError, UnicodeDecodeError):
-                return self._deny(request, 400, "the body must be JSON")
+                body = loads_bounded(raw)
+            except ValueError as exc:
+                return self._deny(request, 400, f"the body must be JSON: {exc}")
             if not isinstance(body, dict):
                 return self._deny(request, 400, "the body must be a JSON object")
             try:

@@ -24,6 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 
 from pit_helpers import ROOT, Broker, DemoTable, make_config, write_config
+from pit_staff_helpers import pit_staff
 
 from controller.app.demo import SimHands, act, sign_in_dealer
 from controller.app.pit_view import PitView
@@ -130,6 +131,7 @@ def floor_scene(folder: Path, *, store: Path | None = None, pace: float = 0.15) 
             store=store if store is not None else folder / "pit.sqlite",
             floor_file=FLOOR_FILE,
             outage_grace=15.0,
+            staff=pit_staff(),
         ).start()
         for game, name in DEALING:
             config = write_config(folder, game, name, broker.url, keepalive=3)
@@ -161,9 +163,12 @@ def screenshots(scene: Scene, page: Any, out: Path) -> list[Path]:
         page.set_viewport_size({"width": width, "height": height})
         page.goto(scene.view.url + "/")
         page.wait_for_selector(f'tr[data-table="{DRIVEN}"]')
-        page.wait_for_function("document.querySelectorAll('#tables tr[data-table]').length >= 4")
         page.wait_for_function(
-            "[...document.images].every((i) => !i.offsetParent || (i.complete && i.naturalWidth))"
+            "() => document.querySelectorAll('#tables tr[data-table]').length >= 4"
+        )
+        page.wait_for_function(
+            "() => [...document.images].every("
+            "(i) => !i.offsetParent || (i.complete && i.naturalWidth))"
         )
         path = out / f"pit-floor-{width}x{height}.png"
         page.screenshot(path=str(path))

@@ -7,13 +7,12 @@ import csv
 import io
 import json
 import sqlite3
-import urllib.error
-import urllib.request
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 from pit_rows import START, at, row
+from pit_staff_helpers import MANAGER, manager, pit_staff
 
 from controller.app.pit_figures import figures_csv, series, shift_figures, svg_chart
 from controller.app.pit_floor import Floor
@@ -149,36 +148,25 @@ def test_acknowledgements_and_the_shift_survive_a_new_floor_on_the_same_store(
     store.close()
 
 
-def _post(url: str, body: bytes, headers: dict[str, str]) -> int:
-    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+def test_the_managers_posts_take_json_from_the_page_and_name_the_manager_signed_in(
+    tmp_path: Path,
+) -> None:
+    view = PitView(
+        "mqtt://127.0.0.1:9", port=0, store=tmp_path / "pit.sqlite", staff=pit_staff()
+    ).start()
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return int(response.status)
-    except urllib.error.HTTPError as exc:
-        return int(exc.code)
-
-
-def test_the_managers_posts_take_json_from_the_page_with_a_name(tmp_path: Path) -> None:
-    view = PitView("mqtt://127.0.0.1:9", port=0, store=tmp_path / "pit.sqlite").start()
-    try:
-        url = view.url + "/api/shift"
-        good = {"Content-Type": "application/json"}
-        body = json.dumps({"start": "now", "by": "Anna"}).encode()
-        assert _post(url, body, {**good, "Origin": "http://evil.example"}) == 403
-        assert _post(url, body, {"Content-Type": "text/plain"}) == 415
-        assert _post(url, json.dumps({"start": "now"}).encode(), good) == 400  # who?
-        future = json.dumps({"start": "2999-01-01T00:00:00+00:00", "by": "Anna"}).encode()
-        assert _post(url, future, good) == 400
-        naive = json.dumps({"start": "2026-01-01T00:00:00", "by": "Anna"}).encode()
-        assert _post(url, naive, good) == 400  # a time with no offset is ambiguous
-        extra = json.dumps({"start": "now", "by": "Anna", "evil": 1}).encode()
-        assert _post(url, extra, good) == 400  # no field but the ones it takes
-        big = json.dumps({"start": "now", "by": "Anna" + " " * 4000}).encode()
-        assert _post(url, big, good) == 413
-        assert _post(url, body, {**good, "Origin": view.url}) == 200
-        assert view.store.journal_entries("ShiftStarted")[0]["who"] == "Anna"
-        ack = json.dumps({"id": "no such alarm", "by": "Anna"}).encode()
-        assert _post(view.url + "/api/ack", ack, good) == 409
+        anna = manager(view.url)
+        body = {"start": "now"}
+        assert anna.post("/api/shift", body, {"Origin": "http://evil.example"})[0] == 403
+        assert anna.post("/api/shift", body, {"Content-Type": "text/plain"})[0] == 415
+        assert anna.post("/api/shift", body, {"X-Tablectl-Pit": ""})[0] == 403
+        assert anna.post("/api/shift", {"start": "2999-01-01T00:00:00+00:00"})[0] == 400
+        assert anna.post("/api/shift", {"start": "2026-01-01T00:00:00"})[0] == 400  # no offset
+        assert anna.post("/api/shift", {"start": "now", "by": "Anna"})[0] == 400  # no actor
+        assert anna.post("/api/shift", {"start": "now" + " " * 2000})[0] == 413
+        assert anna.post("/api/shift", body, {"Origin": view.url})[0] == 200
+        assert view.store.journal_entries("ShiftStarted")[0]["who"] == MANAGER[0]
+        assert anna.post("/api/ack", {"id": "no such alarm"})[0] == 409
     finally:
         view.close()
 

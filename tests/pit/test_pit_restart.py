@@ -16,6 +16,7 @@ from typing import Any
 
 from pit_helpers import ROOT, Broker, DemoTable, tablectl, write_config
 from pit_scene import journal_figures
+from pit_staff_helpers import MANAGER, pit_staff, sign_in_on_page
 
 from controller.app.pit_view import PitView, add_arguments, run
 
@@ -33,7 +34,7 @@ def test_the_shift_survives_a_restart_of_the_pit_view(
     store = tmp_path / "pit.sqlite"
     config = write_config(tmp_path, "blackjack", TABLE, broker.url, keepalive=3)
     table = DemoTable(config, tmp_path / f"{TABLE}.sqlite", pace=0.1)
-    view = PitView(broker.url, port=0, store=store).start()
+    view = PitView(broker.url, port=0, store=store, staff=pit_staff()).start()
     try:
         assert view.floor.wait_for(
             lambda f: any(t["table"] == TABLE and t["shown"] == "dealing" for t in f), 60
@@ -41,24 +42,25 @@ def test_the_shift_survives_a_restart_of_the_pit_view(
         page = browser.new_page()
         try:
             page.goto(view.url + "/")
-            page.fill("#manager", "Anna Reid")
+            sign_in_on_page(page)
             page.click("#shift-set")  # no time given: the shift starts now
             page.wait_for_function(
-                "document.getElementById('shift').textContent.includes('set by Anna Reid')"
+                "() => document.getElementById('shift').textContent"
+                f".includes('set by {MANAGER[0]}')"
             )
             assert re.search(r"Shift from \d\d:\d\d:\d\d", page.inner_text("#shift"))
         finally:
             page.close()
         start = view.floor.shift_start
         (entry,) = view.store.journal_entries("ShiftStarted")
-        assert entry["who"] == "Anna Reid" and entry["what"]["start"] == start
+        assert entry["who"] == MANAGER[0] and entry["what"]["start"] == start
         assert view.floor.wait_for(lambda _: rounds_of(view) >= 2, 60)
         view.close()
 
         assert table.wait_actions(40), table.output()  # the table deals on, the view is away
         view = PitView(broker.url, port=0, store=store).start()
         assert view.floor.shift_start == start
-        assert view.store.get("shift_by") == "Anna Reid"
+        assert view.store.get("shift_by") == MANAGER[0]
         table.stop()
         expected = journal_figures(tmp_path / f"{TABLE}.sqlite", start)
 

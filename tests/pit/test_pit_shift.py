@@ -27,6 +27,7 @@ from pit_scene import (
     mid_shift,
     screenshots,
 )
+from pit_staff_helpers import MANAGER, sign_in_on_page
 
 from controller.app.pit_words import all_state_words
 
@@ -95,24 +96,24 @@ def test_a_shift_on_the_floor_page(tmp_path: Path, browser: Any) -> None:
             shown = entry.inner_text()
             assert CLOCK.match(shown) and DRIVEN in shown and "rule 4.2" in shown
             assert "Not cleared yet" in shown and "#" not in shown  # no journal numbers
-            page.wait_for_function(f"Number(document.body.dataset.sounds || 0) > {sounds}")
+            page.wait_for_function(f"() => Number(document.body.dataset.sounds || 0) > {sounds}")
             page.select_option("#f-state", "hold")
             page.wait_for_function(
-                "document.querySelectorAll('#tables tr[data-table]').length === 1"
+                "() => document.querySelectorAll('#tables tr[data-table]').length === 1"
             )
             assert page.locator("#tables tr[data-table]").get_attribute("data-table") == DRIVEN
             page.select_option("#f-state", "")
 
             # the pit manager acknowledges it: journaled in the pit's own store
-            entry.locator("button.ack").click()
-            page.wait_for_selector("#manager.wanted")  # who? asked first
-            page.fill("#manager", "Anna Reid")
+            assert entry.locator("button.ack").count() == 1
+            assert not entry.locator("button.ack").is_visible()  # nobody signed in yet
+            sign_in_on_page(page)
             entry.locator("button.ack").click()
             page.wait_for_selector('#alarm-log li[data-kind="Violation"].acked')
             acked = page.locator('#alarm-log li[data-kind="Violation"]').first.inner_text()
-            assert re.search(r"Acknowledged \d\d:\d\d:\d\d by Anna Reid", acked)
+            assert re.search(rf"Acknowledged \d\d:\d\d:\d\d by {MANAGER[0]}", acked)
             (ack,) = scene.view.store.journal_entries("AlarmAcknowledged")
-            assert ack["who"] == "Anna Reid" and ack["what"]["table"] == DRIVEN
+            assert ack["who"] == MANAGER[0] and ack["what"]["table"] == DRIVEN
             assert scene.view.store.verify_journal()
 
             # a supervisor clears it: who, when and how; no longer amber
@@ -130,13 +131,13 @@ def test_a_shift_on_the_floor_page(tmp_path: Path, browser: Any) -> None:
             # filter and sort
             page.select_option("#f-game", "Draw poker")
             page.wait_for_function(
-                "document.querySelectorAll('#tables tr[data-table]').length === 1"
+                "() => document.querySelectorAll('#tables tr[data-table]').length === 1"
             )
             assert "1 of 4 tables shown" in page.inner_text("#shown-count")
             page.select_option("#f-game", "")
             page.select_option("#f-area", "Poker room")
             page.wait_for_function(
-                "document.querySelectorAll('#tables tr[data-table]').length === 1"
+                "() => document.querySelectorAll('#tables tr[data-table]').length === 1"
             )
             page.select_option("#f-area", "")
 
@@ -158,10 +159,10 @@ def test_a_shift_on_the_floor_page(tmp_path: Path, browser: Any) -> None:
             assert pill == "rgb(229, 72, 77)", pill
             page.wait_for_selector('.tile.s-offline.flash[data-table="bj-02"]')
             page.wait_for_selector('#alarm-log li[data-kind="TableLost"].flash')
-            page.wait_for_function(f"Number(document.body.dataset.sounds || 0) > {sounds}")
+            page.wait_for_function(f"() => Number(document.body.dataset.sounds || 0) > {sounds}")
             page.select_option("#sort", "state")
             page.wait_for_function(
-                "document.querySelector('#tables tr[data-table]').dataset.table === 'bj-02'"
+                "() => document.querySelector('#tables tr[data-table]').dataset.table === 'bj-02'"
             )
             page.select_option("#sort", "table")
 
@@ -169,7 +170,7 @@ def test_a_shift_on_the_floor_page(tmp_path: Path, browser: Any) -> None:
             scene.restart("bj-02")
             page.wait_for_selector(f'{lost}[data-status="dealing"]', timeout=60_000)
             page.wait_for_function(
-                f"document.querySelector('{lost} .flag')?.textContent.includes('recovered')"
+                f"() => document.querySelector('{lost} .flag')?.textContent.includes('recovered')"
             )
             assert re.search(r"RESTARTED \d\d:\d\d:\d\d", row_text(page, "bj-02"))
             back = page.locator('#alarm-log li[data-kind="TableLost"]').first
@@ -233,19 +234,20 @@ def test_a_shift_on_the_floor_page(tmp_path: Path, browser: Any) -> None:
                 root = ET.fromstring(svg)
                 assert root.tag.endswith("svg") and len(root) >= 3
             page.wait_for_function(
-                "['chart-win', 'chart-rounds'].every((id) => "
+                "() => ['chart-win', 'chart-rounds'].every((id) => "
                 "document.getElementById(id).naturalWidth > 0)"
             )
             spark = page.locator(f'#tables tr[data-table="{DRIVEN}"] img.spark')
             assert spark.evaluate("(i) => i.complete && i.naturalWidth > 0")
             page.click(f'#tables tr[data-table="{DRIVEN}"] td.c-state')  # its own charts
             page.wait_for_function(
-                f"document.getElementById('charts-title').textContent === '{DRIVEN} over the shift'"
+                "() => document.getElementById('charts-title').textContent === "
+                f"'{DRIVEN} over the shift'"
             )
             for chart in ("chart-win", "chart-rounds"):
                 assert f"table={DRIVEN}" in str(page.get_attribute(f"#{chart}", "src"))
             page.wait_for_function(
-                "['chart-win', 'chart-rounds'].every((id) => "
+                "() => ['chart-win', 'chart-rounds'].every((id) => "
                 "document.getElementById(id).complete && "
                 "document.getElementById(id).naturalWidth > 0)"
             )
@@ -254,7 +256,8 @@ def test_a_shift_on_the_floor_page(tmp_path: Path, browser: Any) -> None:
             )
             page.click("#charts-floor")
             page.wait_for_function(
-                "document.getElementById('charts-title').textContent === 'Floor over the shift'"
+                "() => document.getElementById('charts-title').textContent === "
+                "'Floor over the shift'"
             )
         finally:
             page.close()

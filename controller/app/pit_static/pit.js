@@ -459,32 +459,59 @@ async function showBoard(chosen) {
   }
 }
 
-// --- the manager's actions -------------------------------------------------------------
-
-function manager() {
-  const input = document.getElementById("manager");
-  const name = input.value.trim();
-  if (!name) { input.focus(); input.classList.add("wanted"); note("Type your name first."); }
-  else { input.classList.remove("wanted"); localStorage.setItem("pit-manager", name); }
-  return name;
-}
+// --- who is signed in, and the manager's actions ----------------------------------------
+// Writes need pit staff signed in (/api/signin sets an HttpOnly session cookie); the server
+// names who acted from that session, never from anything this page sends. Buttons a role
+// may not use are hidden (body[data-may]); the server refuses them anyway.
 
 function note(text) { document.getElementById("shift-note").textContent = text; }
 
+function showSession(s) {
+  const staff = s.staff;
+  document.body.dataset.may = (s.may || []).join(" ");
+  document.getElementById("signin").hidden = !!staff || !s.staff_configured;
+  document.getElementById("signout").hidden = !staff;
+  const who = document.getElementById("who");
+  who.hidden = !staff && s.staff_configured;
+  who.textContent = staff ? staff.name + " (" + staff.id + ", " + staff.role.replace("_", " ") + ")"
+    : "read only: no pit staff configured";
+}
+
+function session() {
+  return fetch("/api/session").then((r) => r.json()).then(showSession).catch(() => {});
+}
+
 function post(path, body) {
   return fetch(path, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  }).then((r) => (r.ok ? r.json() : r.text().then((t) => { throw new Error(t); })));
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Tablectl-Pit": "1" },
+    body: JSON.stringify(body),
+  }).then((r) => r.json().catch(() => ({})).then((answer) => {
+    if (r.ok) return answer;
+    if (r.status === 401) session();
+    throw new Error(answer.error || "refused (" + r.status + ")");
+  }));
+}
+
+function signIn(e) {
+  e.preventDefault();
+  const pin = document.getElementById("staff-pin");
+  const staff = document.getElementById("staff-id").value.trim();
+  post("/api/signin", { staff, pin: pin.value })
+    .then(() => { note(""); return session(); })
+    .catch((err) => note(err.message))
+    .finally(() => { pin.value = ""; });
+}
+
+function signOut() {
+  post("/api/signout", {}).catch(() => {}).then(session);
 }
 
 function acknowledge(id) {
-  const by = manager();
-  if (by) post("/api/ack", { id, by }).then(refresh).catch((e) => note(e.message));
+  post("/api/ack", { id }).then(refresh).catch((e) => note(e.message));
 }
 
 function startShift() {
-  const by = manager();
-  if (!by) return;
   const value = document.getElementById("shift-time").value;
   let start = "now";
   if (value) {
@@ -494,7 +521,7 @@ function startShift() {
     if (at > new Date()) at.setDate(at.getDate() - 1); // a time later than now: yesterday's
     start = at.toISOString();
   }
-  post("/api/shift", { start, by }).then(() => { note("Shift started."); refresh(); })
+  post("/api/shift", { start }).then(() => { note("Shift started."); refresh(); })
     .catch((e) => note(e.message));
 }
 
@@ -510,7 +537,8 @@ function connect() {
   source.onerror = () => { link.textContent = "live: reconnecting"; link.className = "link-down"; };
 }
 
-document.getElementById("manager").value = localStorage.getItem("pit-manager") || "";
+document.getElementById("signin").addEventListener("submit", signIn);
+document.getElementById("signout").addEventListener("click", signOut);
 document.getElementById("shift-set").addEventListener("click", startShift);
 document.getElementById("charts-floor").addEventListener("click", () => choose(null));
 document.getElementById("sound").addEventListener("click", (e) => {
@@ -522,5 +550,6 @@ document.getElementById("sound").addEventListener("click", (e) => {
 for (const id of ["f-area", "f-game", "f-state", "sort"]) {
   document.getElementById(id).addEventListener("change", () => floor && render(floor));
 }
+session();
 refresh();
 connect();
