@@ -149,14 +149,14 @@ def test_a_shift_on_the_floor_page(tmp_path: Path, browser: Any) -> None:
             text = row_text(page, "bj-02")
             assert "OFFLINE" in text and re.search(r"since \d\d:\d\d:\d\d", text)
             assert "connection lost: crash, power or network" in text and "last known" in text
-            red = page.locator(f"{lost} td").first.evaluate(
-                "(td) => getComputedStyle(td).backgroundColor"
+            # the rows are drawn anew on every update: read the colours of the row on the page
+            # now (an element read a moment ago may be detached, with no computed style)
+            colour = (
+                "([sel, want]) => { const e = document.querySelector(sel);"
+                " return e !== null && getComputedStyle(e).backgroundColor === want; }"
             )
-            assert red == "rgb(58, 23, 25)", red
-            pill = page.locator(f"{lost} .pill").evaluate(
-                "(p) => getComputedStyle(p).backgroundColor"
-            )
-            assert pill == "rgb(229, 72, 77)", pill
+            page.wait_for_function(colour, arg=[f"{lost} td", "rgb(58, 23, 25)"], timeout=5_000)
+            page.wait_for_function(colour, arg=[f"{lost} .pill", "rgb(229, 72, 77)"], timeout=5_000)
             page.wait_for_selector('.tile.s-offline.flash[data-table="bj-02"]')
             page.wait_for_selector('#alarm-log li[data-kind="TableLost"].flash')
             page.wait_for_function(f"() => Number(document.body.dataset.sounds || 0) > {sounds}")
