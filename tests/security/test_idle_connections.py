@@ -29,6 +29,8 @@ from pathlib import Path
 import pytest
 
 from controller.app.connections import HEADER_SECONDS, IDLE_SECONDS, PER_CLIENT, RESERVED_FDS
+from controller.journal import Journal
+from controller.journal_checkpoint import read_checkpoint
 from sim_hardware.testbed import free_port
 from tests.needs import missing
 
@@ -241,3 +243,51 @@ def test_the_pit_view_takes_16_connections_from_one_address_and_times_them_out(
     refusing = [line for line in view.log() if REFUSING in line]
     assert len(refusing) == 1, refusing
     assert seconds < 5.0
+
+
+NO_SPARE_DESCRIPTOR = """
+import os, sys
+from pathlib import Path
+from controller.app.config.journal import JournalKeeping
+from controller.app.journal_rotation import Rotation
+from controller.journal import Journal
+
+journal = Journal(Path(sys.argv[1]), key=bytes(32))
+journal.append("Note", {"n": 0}, source="controller")
+journal.checkpoint()
+rotation = Rotation(JournalKeeping(rotate_daily=False, rotate_bytes=1 << 30), bytes(32))
+taken = []
+try:
+    while True:  # every descriptor the limit allows
+        taken.append(os.open(os.devnull, os.O_RDONLY))
+except OSError as exc:
+    print("descriptors left: none (" + exc.strerror + ")")
+for n in range(1, 21):  # twenty rounds' ends: a row, the checkpoint, the size check
+    journal.append("Note", {"n": n}, source="controller")
+    journal.checkpoint()
+    rotation.due(journal)
+print("rows", journal.last_seq)
+"""
+
+
+def test_the_journal_writes_and_checkpoints_with_no_descriptor_to_spare(tmp_path: Path) -> None:
+    """With every descriptor of the process taken (by anything: the web side, a leak),
+    rows are written, the checkpoint moves and the rotation's size check runs."""
+    prlimit = shutil.which("prlimit")
+    if prlimit is None:
+        missing("prlimit (util-linux)")
+    journal = tmp_path / "journal.sqlite"
+    done = subprocess.run(
+        [prlimit, "--nofile=64", sys.executable, "-c", NO_SPARE_DESCRIPTOR, str(journal)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "descriptors left: none" in done.stdout
+    assert "rows 21" in done.stdout
+    checkpoint = read_checkpoint(journal, bytes(32))
+    assert checkpoint is not None and checkpoint.seq == 21
+    with Journal(journal, key=bytes(32), readonly=True, check=False) as written:
+        assert written.verify() == 21
