@@ -26,7 +26,8 @@ one whose client stops reading what it is sent (a stalled event stream) after
 Refusals are logged once per cause when they begin, then as a count every `LOG_SECONDS`
 while they go on: a flood never floods the log. Running out of descriptors at accept
 (``EMFILE``) is one more cause: the server stops accepting for `ACCEPT_PAUSE` and tries
-again, instead of spinning on a socket it cannot accept from.
+again, instead of spinning on a socket it cannot accept from (asyncio's own server logs
+every such failure, with its traceback).
 """
 
 from __future__ import annotations
@@ -91,26 +92,29 @@ PROCESS = ProcessBudget()
 
 
 class RefusalLog:
-    """One warning when a cause of refusal begins, then a count every `LOG_SECONDS` while
-    refusals go on (``what``: the server, as its error messages name it)."""
+    """One warning when a cause of refusal begins (naming the first address refused for
+    it), then a count every `LOG_SECONDS` while refusals go on; a cause quiet for a whole
+    interval is announced again when it comes back. ``what``: the server, as its error
+    messages name it."""
 
     def __init__(self, what: str, clock: Callable[[], float] = time.monotonic) -> None:
         self.what = what
         self.clock = clock
-        self.counts: Counter[str] = Counter()
-        self.total: Counter[str] = Counter()
+        self.counts: Counter[str] = Counter()  # this interval's refusals, by cause
+        self.announced: set[str] = set()
         self._since = clock()
 
-    def refused(self, cause: str) -> None:
-        if not self.total[cause]:
+    def refused(self, cause: str, client: str = "") -> None:
+        if cause not in self.announced:
+            self.announced.add(cause)
             log.warning(
-                "%s: refusing connections: %s (a count follows every %d s while it lasts)",
+                "%s: refusing connections: %s%s (a count follows every %d s while it lasts)",
                 self.what,
                 cause,
+                f"; the first from {client}" if client else "",
                 LOG_SECONDS,
             )
         self.counts[cause] += 1
-        self.total[cause] += 1
 
     def tick(self) -> None:
         if self.clock() - self._since < LOG_SECONDS:
@@ -124,6 +128,7 @@ class RefusalLog:
                 LOG_SECONDS,
                 cause,
             )
+        self.announced &= set(self.counts)  # quiet causes are announced again
         self.counts.clear()
 
 
@@ -280,18 +285,20 @@ class Doorway:
                 return
             except ConnectionAbortedError:
                 continue
-            except OSError as exc:
-                if exc.errno not in _OUT_OF_FDS:
-                    raise
-                self.refusals.refused(f"the process is out of file descriptors ({exc.strerror})")
-                self._pause()
+            except OSError as exc:  # out of descriptors (EMFILE), or the kernel's trouble
+                short = exc.errno in _OUT_OF_FDS
+                self.refusals.refused(
+                    "the process is short of file descriptors" if short else "accept failed",
+                    exc.strerror or str(exc),
+                )
+                self._pause()  # not a spin on a socket that cannot be accepted from
                 asyncio.get_running_loop().call_later(ACCEPT_PAUSE, self._resume)
                 return
             client = str(address[0]) if isinstance(address, tuple) else "local"
             cause = self._admit(client)
             if cause is not None:
                 sock.close()
-                self.refusals.refused(cause)
+                self.refusals.refused(cause, client)
                 continue
             sock.setblocking(False)
             self._connect(sock, client)
@@ -299,7 +306,7 @@ class Doorway:
     def _admit(self, client: str) -> str | None:
         """Count the connection in, or say which cap it is over."""
         if self.per_client[client] >= PER_CLIENT:
-            return f"{client} already holds {PER_CLIENT}, the most one address may"
+            return f"an address already holds {PER_CLIENT} connections, the most one may"
         if self.held >= PER_SERVER:
             return f"{PER_SERVER} connections open, the most this server takes"
         if not self.budget.take():

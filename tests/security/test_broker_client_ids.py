@@ -176,3 +176,44 @@ class FloorWatch:
     def wait_for(self, check: Callable[[], bool], timeout: float = 15.0) -> bool:
         with self.changed:
             return self.changed.wait_for(check, timeout)
+
+
+def test_the_pit_views_session_under_its_login_keeps_what_came_while_it_was_away(
+    tmp_path: Path,
+) -> None:
+    """The broker binds the view's session to its login (``pit``): a row published while
+    the view is down is handed to it when it is back (its persistent session)."""
+    broker = shipped_broker(tmp_path / "broker")
+    config = make_config(
+        tmp_path, "blackjack", "bj-01", broker.url, username="bj-01", password=USERS["bj-01"]
+    )
+    store = tmp_path / "pit.sqlite"
+
+    def pit_view() -> tuple[PitView, FloorWatch]:
+        view = PitView(broker.url, port=0, username="pit", password=USERS["pit"], store=store)
+        watch = FloorWatch(view)
+        view.start()
+        return view, watch
+
+    def reasons(view: PitView) -> list[str]:
+        rows = view.store.rows("1970-01-01T00:00:00+00:00", frozenset({"DeviceLost"}))
+        return [str((row.get("payload") or {}).get("reason")) for row in rows]
+
+    view, watch = pit_view()
+    try:
+        with open_journal(config.journal_path, create=True) as journal:
+            journal.append("DeviceLost", {"reason": "before"}, source="shoe", round=0)
+            publisher = pit_publisher(config).start()
+            try:
+                assert publisher.wait_acknowledged(1, 15)
+                assert watch.wait_for(lambda: reasons(view) == ["before"])
+                view.close()
+                journal.append("DeviceLost", {"reason": "while away"}, source="shoe", round=0)
+                assert publisher.wait_acknowledged(2, 15)  # the broker holds it for the view
+                view, watch = pit_view()
+                assert watch.wait_for(lambda: reasons(view) == ["before", "while away"])
+            finally:
+                publisher.close()
+    finally:
+        view.close()
+        broker.kill()
