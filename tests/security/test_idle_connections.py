@@ -176,7 +176,7 @@ def test_150_idle_connections_under_128_descriptors_do_not_stop_the_table(
             table.log()[-20:]
         )
         held = [sock for n, sock in enumerate(sockets) if n not in refused]
-        assert len(closed_by_server(held, len(held), timeout=IDLE_SECONDS + 10)) == len(held)
+        assert len(closed_by_server(held, len(held), timeout=IDLE_SECONDS + 15)) == len(held)
         dealt_while_held = rounds_played(table.lines) - before
         held_for = time.monotonic() - held_from
         seconds = table.stop()
@@ -226,17 +226,17 @@ def test_the_pit_view_takes_16_connections_from_one_address_and_times_them_out(
         asked.settimeout(10)
         assert asked.recv(12).startswith(b"HTTP/1.1 ")
         # the rest, sending nothing, are closed once they have been idle long enough
-        assert len(closed_by_server(held, len(held), timeout=IDLE_SECONDS + 10)) == len(held)
+        assert len(closed_by_server(held, len(held), timeout=IDLE_SECONDS + 15)) == len(held)
         idle_for = time.monotonic() - opened
-        assert IDLE_SECONDS - 1 <= idle_for <= IDLE_SECONDS + 5
+        assert IDLE_SECONDS - 1 <= idle_for <= IDLE_SECONDS + 10
         # a request head that never ends is closed too
         slow = connect_idle(port, ["127.0.0.1"], 1)
         sockets += slow
         slow[0].sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         began = time.monotonic()
-        assert closed_by_server(slow, 1, timeout=HEADER_SECONDS + 10) == [0]
+        assert closed_by_server(slow, 1, timeout=HEADER_SECONDS + 15) == [0]
         head_for = time.monotonic() - began
-        assert HEADER_SECONDS - 1 <= head_for <= HEADER_SECONDS + 5
+        assert HEADER_SECONDS - 1 <= head_for <= HEADER_SECONDS + 10
         seconds = view.stop()
     finally:
         view.kill()
