@@ -229,23 +229,31 @@ class Doorway:
     # --- listening ------------------------------------------------------------------------
 
     def listen(self, host: str, port: int) -> int:
-        """Bind ``host:port`` (port 0: any free one) and start accepting; the port bound."""
+        """Bind every address ``host`` names (as aiohttp's own site would; port 0: a free
+        one, the same for all) and start accepting; the port bound."""
         self._loop = asyncio.get_running_loop()
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-        family, kind, proto, _, address = infos[0]
-        sock = socket.socket(family, kind, proto)
-        try:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            sock.bind(address)
-            sock.listen(128)
-            sock.setblocking(False)
-        except OSError:
-            sock.close()
-            raise
-        self._sockets.append(sock)
+        for family, kind, proto, _, address in dict.fromkeys(infos):
+            sock = socket.socket(family, kind, proto)
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if family == socket.AF_INET6:  # as asyncio does: no clash with IPv4's bind
+                    sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                if self._sockets:
+                    address = (address[0], self._sockets[0].getsockname()[1], *address[2:])
+                sock.bind(address)
+                sock.listen(128)
+                sock.setblocking(False)
+            except OSError:
+                sock.close()
+                for bound in self._sockets:
+                    bound.close()
+                self._sockets.clear()
+                raise
+            self._sockets.append(sock)
         self._resume()
         self._sweeper = asyncio.create_task(self._sweep())
-        return int(sock.getsockname()[1])
+        return int(self._sockets[0].getsockname()[1])
 
     def _resume(self) -> None:
         if self._loop is None or not self._sockets or self._accepting:
