@@ -77,7 +77,8 @@ class ProcessBudget:
         with self._lock:
             if self.limit is None:
                 soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-                self.limit = max(0, soft - RESERVED_FDS) if soft != resource.RLIM_INFINITY else 4096
+                unlimited = soft == resource.RLIM_INFINITY  # then the per-server caps bind
+                self.limit = PER_SERVER * 8 if unlimited else max(0, soft - RESERVED_FDS)
             if self.held >= self.limit:
                 return False
             self.held += 1
@@ -295,10 +296,8 @@ class Doorway:
                 continue
             except OSError as exc:  # out of descriptors (EMFILE), or the kernel's trouble
                 short = exc.errno in _OUT_OF_FDS
-                self.refusals.refused(
-                    "the process is short of file descriptors" if short else "accept failed",
-                    exc.strerror or str(exc),
-                )
+                what = "the process is short of file descriptors" if short else "accept failed"
+                self.refusals.refused(f"{what} ({exc.strerror or exc})")
                 self._pause()  # not a spin on a socket that cannot be accepted from
                 asyncio.get_running_loop().call_later(ACCEPT_PAUSE, self._resume)
                 return
