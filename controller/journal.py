@@ -50,7 +50,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from controller.journal_checkpoint import read_checkpoint, write_checkpoint
+from controller.journal_checkpoint import CheckpointFile
 from controller.journal_rows import (  # the rows as data (journal_rows.py), re-exported
     COLUMNS,
     EVENT_TYPES,
@@ -104,6 +104,7 @@ BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 
 _HAS_TABLE = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'journal'"
 _LAST = "ORDER BY seq DESC LIMIT 1"
+_SIZE = "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()"
 FORMAT = 2
 """``PRAGMA user_version`` of a journal whose chain is keyed (0: plain SHA-256)."""
 MIN_KEY_BYTES = 16
@@ -149,8 +150,7 @@ class Journal:
         self._mono = mono
         self.readonly = readonly
         self.checked_from: int | None = None  # the seq the last check started after
-        self._checkpoint_seq = 0  # the seq of the checkpoint on disk (0: none)
-        self._broken = False
+        self._checkpoints = CheckpointFile(self.path, key)  # held open: no new fd to write
         try:
             if readonly:
                 if not self.path.exists():
@@ -165,6 +165,7 @@ class Journal:
                 self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
+                self._db.execute("PRAGMA temp_store=MEMORY")  # no temporary file to open
                 # new by its tables, not its file: a cut before the schema's commit (a
                 # rotation cut short) leaves a file with no table, a new empty journal
                 if not self._db.execute(_HAS_TABLE).fetchone():
@@ -201,12 +202,12 @@ class Journal:
             raise
 
     def _close_quietly(self) -> None:
-        db = getattr(self, "_db", None)
-        if db is not None:
-            db.close()
+        with contextlib.suppress(AttributeError):  # no _db: it never opened
+            self._db.close()
+        self._checkpoints.close()
 
     def close(self) -> None:
-        self._db.close()
+        self._close_quietly()
 
     def __enter__(self) -> Journal:
         return self
@@ -473,28 +474,27 @@ class Journal:
 
     def read_checkpoint(self) -> Checkpoint | None:
         """The checkpoint beside the journal (`controller.journal_checkpoint`)."""
-        checkpoint = read_checkpoint(self.path, self._key)
-        if checkpoint is not None:
-            self._checkpoint_seq = checkpoint.seq
-        return checkpoint
+        return self._checkpoints.read()
 
     def checkpoint(self) -> None:
         """Vouch for every row up to the last one (checked at open or written here since):
         the next open checks only the rows after it. Written by rename, without an fsync:
         after a power cut it is this one or the one before, never ahead of the rows."""
-        if self.readonly or self._broken or self.last_seq == self._checkpoint_seq:
+        if self.readonly or self._checkpoints.broken or self.last_seq == self._checkpoints.seq:
             return
         if self._start is not None and self.last_seq == self._start.seq:
             return  # a rotated file with no row of its own yet
         self._write_checkpoint(Checkpoint(self.last_seq, self.last_hash))
 
     def mark_broken(self, seq: int, message: str) -> None:
-        """A check after the open found row ``seq`` broken: remember it in the checkpoint,
-        so the next open refuses at once, naming it (the journal file itself is not
-        written). No checkpoint is written after this."""
-        self._broken = True
+        """A check after the open found row ``seq`` broken: the checkpoint says so, so the
+        next open refuses at once, naming it (the journal is not written); no other after."""
         self._write_checkpoint(Checkpoint(self.last_seq, self.last_hash, seq, message))
 
     def _write_checkpoint(self, checkpoint: Checkpoint) -> None:
-        write_checkpoint(self.path, self._key, checkpoint)
-        self._checkpoint_seq = checkpoint.seq
+        self._checkpoints.write(checkpoint)
+
+    def data_bytes(self) -> int:
+        """Its data's size: its pages, those still in its WAL included (on its connection)."""
+        with _reading(self.path):
+            return int(self._db.execute(_SIZE).fetchone()[0])

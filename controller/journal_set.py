@@ -27,7 +27,6 @@ import lzma
 import os
 import re
 import shutil
-import sqlite3
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -91,21 +90,6 @@ def live_path(base: Path) -> Path:
     """The file the controller writes: the last of the set (``base`` for a new set)."""
     files = set_files(base)
     return files[-1] if files else base
-
-
-def file_bytes(path: Path) -> int:
-    """The size of a journal's data (its pages, those still in its ``-wal`` included, as
-    SQLite counts them: not the WAL file's own size, which runs ahead of the data)."""
-    try:
-        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            pages = db.execute("PRAGMA page_count").fetchone()[0]
-            size = db.execute("PRAGMA page_size").fetchone()[0]
-        finally:
-            db.close()
-    except sqlite3.Error as exc:
-        raise JournalError(f"cannot read the size of {path}: {exc}") from exc
-    return int(pages) * int(size)
 
 
 def set_origin(journal: Journal) -> str:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from controller.app.config.journal import JournalKeeping
 from controller.journal import Journal, JournalError
-from controller.journal_set import file_bytes, rotate
+from controller.journal_set import rotate
 
 if TYPE_CHECKING:
     from controller.app.loop import TableLoop
@@ -73,7 +73,7 @@ class Rotation:
         """Why the live file should roll over now, or None."""
         limit = self.keeping.rotate_bytes
         if limit:
-            size = file_bytes(journal.path)
+            size = journal.data_bytes()  # on its own connection: no file opened
             if size >= limit:
                 return f"size: {size} bytes, the limit is {limit}"
         if self.keeping.rotate_daily:

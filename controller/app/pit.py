@@ -123,9 +123,9 @@ class PitPublisher:
         self.private = spec.private_cards
         self.marks = Marks.for_game(spec)  # the fields its records mark private
         self.hand_end = spec.round_end
-        self.client, self.host, self.port = make_client(
-            self.pit, f"tablectl-{config.site}-{config.table_id}"
-        )
+        # the client id is the login, as the broker binds it (deploy/mosquitto/mosquitto.conf)
+        client_id = self.pit.username or f"tablectl-{config.site}-{config.table_id}"
+        self.client, self.host, self.port = make_client(self.pit, client_id)
         self.client.max_inflight_messages_set(0)  # our window bounds it; nothing is "queued"
         self.client.max_queued_messages_set(0)
         self.client.will_set(

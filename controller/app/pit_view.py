@@ -204,6 +204,8 @@ class PitView(WebThread):
         client_id = self.store.client_id() if persistent else f"tablectl-pit-{os.getpid()}"
         if not persistent:
             client_id += f"-{id(self):x}"
+        if username:  # the broker binds each login to its own id (deploy/mosquitto)
+            client_id = username
         self.client, self.broker_host, self.broker_port = make_client(
             pit, client_id, clean_session=not persistent
         )

@@ -39,6 +39,7 @@ further; the HMAC is what keeps such a pickle out.
 from __future__ import annotations
 
 import base64
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -132,6 +133,17 @@ def _modules_of(data: bytes, game_package: str) -> list[str]:
             if _package_root(module) in ours:
                 found.add(module)
     return sorted(found)
+
+
+def read_sources(game: Game) -> None:
+    """Digest now, at the start, the source of every module of the controller and the
+    game's package already imported, and read the versions: a snapshot written later on
+    the controller thread opens no file (none to spare in a process short of them)."""
+    ours = {"controller", _package_root(type(game).__module__)}
+    _runtime()
+    for module in [name for name in list(sys.modules) if _package_root(name) in ours]:
+        with contextlib.suppress(OSError, ImportError):  # then read when first needed
+            _module_digest(module)
 
 
 def encode(game: Game, loop: LoopState, *, rules: str) -> dict[str, Any]:

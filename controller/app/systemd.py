@@ -8,16 +8,21 @@ from __future__ import annotations
 import os
 import socket
 
+_sender: socket.socket | None = None
+
 
 def notify(message: str) -> None:
+    """Send ``message`` to systemd. The socket is made once and kept: feeding the watchdog
+    opens nothing, so a process short of file descriptors is not also killed as hung."""
+    global _sender
     address = os.environ.get("NOTIFY_SOCKET")
     if not address:
         return
     if address.startswith("@"):
         address = "\0" + address[1:]  # an abstract socket
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
-        sock.connect(address)
-        sock.sendall(message.encode())
+    if _sender is None:
+        _sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    _sender.sendto(message.encode(), address)
 
 
 def watchdog_interval() -> float:

@@ -24,6 +24,7 @@ import threading
 import time
 from typing import Any, Protocol
 
+from controller.app import snapshots
 from controller.app.config import TableConfig
 from controller.app.devices import TableDevices, open_devices
 from controller.app.games import make_game
@@ -189,6 +190,7 @@ class RunningTable:
         # Everything made so far (the replayed game, the modules, the devices) lives as
         # long as the process: frozen, a full collection no longer walks it (10 to 25 ms on
         # a table's heap, in the controller's path whenever one came: docs/install.md).
+        snapshots.read_sources(self.game)  # a snapshot then opens no file on the card path
         gc.collect()
         gc.freeze()
         self._thread = threading.Thread(target=self._control, name="controller", daemon=True)

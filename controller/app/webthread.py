@@ -4,6 +4,10 @@ The status display and the pit's floor view both run this way inside a process w
 work happens elsewhere (the controller thread, the MQTT client). Other threads reach the
 server only through `call` (``call_soon_threadsafe``), which never blocks; pages waiting for
 news wait on `changed`, an event that is set and replaced each time there is news.
+
+Connections come in through a `controller.app.connections.Doorway`, not aiohttp's own
+site: it caps them per client, per server and for the process as a whole, closes slow and
+idle ones, and logs a flood once (docs/security.md, "Connections").
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from collections.abc import Callable
 from typing import Any, Self
 
 from aiohttp import web
+
+from controller.app.connections import Doorway
 
 log = logging.getLogger(__name__)
 
@@ -94,14 +100,23 @@ class WebThread(abc.ABC):
         self.loop = asyncio.get_running_loop()
         self.changed = asyncio.Event()
         self.stopping = asyncio.Event()
-        runner = web.AppRunner(self.build_app(), handle_signals=False, shutdown_timeout=1.0)
+        app = self.build_app()
+        runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=1.0)
+        doorway = Doorway(self.what, lambda: _handler(runner), self.ssl_context)
+        app.middlewares.insert(0, doorway.middleware)  # before the app's own
         await runner.setup()
-        site = web.TCPSite(
-            runner, self.host, self.port, reuse_address=True, ssl_context=self.ssl_context
-        )
-        await site.start()
-        if self.port == 0:
-            self.port = runner.addresses[0][1]
-        self._ready.set()
-        await self.stopping.wait()
-        await runner.cleanup()
+        try:
+            self.port = doorway.listen(self.host, self.port)
+            self._ready.set()
+            await self.stopping.wait()
+        finally:
+            await doorway.close()
+            await runner.cleanup()
+
+
+def _handler(runner: web.AppRunner) -> asyncio.Protocol:
+    """aiohttp's handler for one new connection (the runner is set up before any)."""
+    server = runner.server
+    if server is None:
+        raise RuntimeError("the web server is not set up")
+    return server()

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from controller.app import systemd
+from controller.app.connections import PER_SERVER, RESERVED_FDS
 from drivers.realtime import MAX_PRIORITY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,6 +46,15 @@ def test_the_unit_lets_the_card_paths_threads_alone_be_real_time() -> None:
     service = unit["Service"]
     assert 0 < int(service["LimitRTPRIO"]) <= MAX_PRIORITY
     assert "CPUSchedulingPolicy" not in service
+
+
+def test_the_unit_gives_the_web_servers_their_caps_and_the_journal_its_descriptors() -> None:
+    """LimitNOFILE: the status server and its read-only view, each at its cap, still leave
+    the descriptors kept for the table (controller/app/connections.py)."""
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.read(ROOT / "deploy" / "tablectl.service")
+    limit = int(unit["Service"]["LimitNOFILE"])
+    assert limit - RESERVED_FDS >= 2 * PER_SERVER
 
 
 def test_notify_sends_to_the_socket_systemd_names(
