@@ -50,6 +50,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from controller.file_modes import create_private, tighten
 from controller.journal_checkpoint import read_checkpoint, write_checkpoint
 from controller.journal_rows import (  # the rows as data (journal_rows.py), re-exported
     COLUMNS,
@@ -161,6 +162,9 @@ class Journal:
                 )
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
+                create_private(self.path)  # 0640: SQLite gives its -wal and -shm the same
+                for suffix in ("-wal", "-shm"):
+                    tighten(self.path.with_name(self.path.name + suffix))
                 # One thread at a time: the start-up replay, then the controller thread.
                 self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
                 self._db.execute("PRAGMA journal_mode=WAL")

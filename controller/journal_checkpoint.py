@@ -20,6 +20,7 @@ import json
 import os
 from pathlib import Path
 
+from controller.file_modes import open_private
 from controller.journal_rows import Checkpoint, JournalCorrupt, JournalError, checkpoint_path
 
 
@@ -62,7 +63,8 @@ def write_checkpoint(journal: Path, key: bytes, checkpoint: Checkpoint) -> None:
     body = {**dataclasses.asdict(checkpoint), "mac": mac}
     tmp = path.with_name(path.name + ".tmp")
     try:
-        tmp.write_text(json.dumps(body, sort_keys=True) + "\n", encoding="utf-8")
+        with os.fdopen(open_private(tmp), "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(body, sort_keys=True) + "\n")
         os.replace(tmp, path)
     except OSError as exc:
         raise JournalError(f"cannot write the checkpoint {path}: {exc}") from exc

@@ -133,6 +133,7 @@ class TableLoop:
         self.idle = threading.Event()
         self._progress = threading.Condition()
         self.failed: str | None = None
+        self.broken_row: int | None = None  # the journal's row the full check found broken
         self.device_status: dict[str, str] = {}
         self._final: list[Command] = []
         self.notices: deque[dict[str, Any]] = deque(maxlen=8)  # refusals, faults, losses
@@ -361,6 +362,7 @@ class TableLoop:
         failed = f"journal row {broken.seq}: {broken.reason}"
         log.critical("the journal is broken; the table stops: %s", failed)
         self.failed = failed
+        self.broken_row = broken.seq
         try:
             self.journal.record(broken, source="controller", round=self.game.round_no)
             self.journal.mark_broken(broken.seq, broken.reason)

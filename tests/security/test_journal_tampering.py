@@ -29,6 +29,7 @@ import pytest
 
 from controller.app.config import load_config
 from controller.app.demo import SimHands, act, sign_in_dealer
+from controller.app.run import JOURNAL_REFUSED
 from controller.app.table import RunningTable
 from controller.journal import checkpoint_path, plain_row_hash, row_hash
 from sim_hardware.dealer import BlackjackDealer
@@ -281,7 +282,7 @@ def test_an_older_changed_row_stops_the_table_and_the_next_start_is_refused(
 ) -> None:
     tamper(table, "UPDATE journal SET round = 77 WHERE seq = 4")
     result = tablectl("run", "--config", str(table), "--sim", timeout=90)
-    assert result.returncode == 1, result
+    assert result.returncode == JOURNAL_REFUSED, result  # the unit does not restart it
     assert "running" in result.stdout
     line = [x for x in result.stderr.splitlines() if x.startswith("tablectl run: ")]
     assert line == ["tablectl run: stopped: journal row 4: content changed since it was "
