@@ -52,6 +52,7 @@ re-read); the devices are then told the final gate, lamp and display states once
 
 from __future__ import annotations
 
+import datetime
 import logging
 import queue
 import threading
@@ -96,6 +97,7 @@ from controller.ports import (
     DeviceRestored,
     Event,
     LockShoe,
+    SignInRefused,
     SupervisorAction,
     SupervisorPinRefused,
 )
@@ -146,6 +148,7 @@ class TableLoop:
         self.channels: dict[tuple[str, ...], Command] = {}  # the last command on each
         self.resume: dict[str, snapshots.Resume] = {}  # each device's boot id and last seq
         self.after_round: Callable[[TableLoop], None] | None = None  # rotation (journal_set)
+        self.wrong_pins: snapshots.WrongPins | None = None  # the console's, from the journal
 
     # --- recovery -----------------------------------------------------------------------
 
@@ -174,6 +177,7 @@ class TableLoop:
                 self.dealer = restored.loop.dealer
                 self.channels = dict(restored.loop.channels)
                 self.resume = dict(restored.loop.resume)
+                self.wrong_pins = restored.loop.wrong_pins
                 self.restored_from = found.seq
                 entries = source.entries(since=found.seq)
         if entries is None:
@@ -187,6 +191,7 @@ class TableLoop:
                     self.rounds_since_snapshot = 0
                 continue
             self._track(event)
+            self._count_pins(event, entry.wall)
             round_before = self.game.round_no
             outputs = self._apply(event, live=False)
             self.rounds_since_snapshot += self.game.round_no != round_before
@@ -211,6 +216,20 @@ class TableLoop:
         if seq is not None:
             self.resume[event.source] = (self.resume.get(event.source, (None, None))[0], seq)
 
+    def _count_pins(self, event: Event, at: str) -> None:
+        """The console's wrong-PIN count as the journal tells it (``at``: the row's wall
+        clock): each refusal journals the count and the wait it began; a right PIN at the
+        console (a sign-in, a supervisor's decision) ends it. A restart restores it."""
+        if isinstance(event, SignInRefused | SupervisorPinRefused):
+            until = datetime.datetime.fromisoformat(at) + datetime.timedelta(
+                seconds=event.locked_for
+            )
+            self.wrong_pins = (event.failures, until.isoformat())
+        elif (isinstance(event, DealerSignedIn) and event.source == "console") or isinstance(
+            event, SupervisorAction
+        ):
+            self.wrong_pins = None
+
     def shoe_resume(self, source: str = "shoe") -> tuple[int, int] | None:
         """The boot id of ``source``'s last HELLO and the last sequence number journaled
         after it (as `controller.app.devices.shoe_resume` reads it from the whole journal),
@@ -219,7 +238,9 @@ class TableLoop:
         return (boot, last) if boot is not None and last is not None else None
 
     def loop_state(self) -> snapshots.LoopState:
-        return snapshots.LoopState(self.dealer, dict(self.channels), dict(self.resume))
+        return snapshots.LoopState(
+            self.dealer, dict(self.channels), dict(self.resume), self.wrong_pins
+        )
 
     def snapshot_row(self) -> Row:
         """A snapshot of the game and the loop now, as a row (`controller.app.snapshots`);
@@ -303,6 +324,7 @@ class TableLoop:
             round_before = self.game.round_no
             outputs = self._apply(event, live=True)
             self._track(event)
+            self._count_pins(event, _wall())
             round_after = self.game.round_no
             on_duty = None if self.dealer is None else self.dealer.staff_id
             rows.append(

@@ -17,8 +17,10 @@ travel with the hash, so a casino can raise the cost later without breaking old 
 all, so nobody else can lock the supervisor out): ``lockout_tries`` wrong PINs in a row
 are free, then each further one makes that console wait ``lockout_first_seconds``,
 doubling with each wrong PIN, at most ``lockout_seconds``; a right PIN resets the count.
-Every refusal is journaled by the status server (`SupervisorPinRefused`, `SignInRefused`).
-The count is kept in memory: a restart of the controller resets it (docs/security.md).
+Every refusal is journaled by the status server (`SupervisorPinRefused`, `SignInRefused`)
+with the count and the wait it began, so a restart restores both from the journal
+(`PinGate.restore`, from the table loop's replay): stopping the table does not lift a
+lockout (docs/security.md).
 """
 
 from __future__ import annotations
@@ -165,6 +167,21 @@ class PinGate:
         with self._lock:
             count.failures, count.until = 0, 0.0
         return PinVerdict(member)
+
+    def restore(self, console: str, failures: int, locked_for: float) -> None:
+        """The count and the wait left at ``console`` as the journal had them when the
+        table stopped: a restart goes on where the count stood."""
+        with self._lock:
+            count = self._counts.setdefault(console, _Count())
+            count.failures = failures
+            count.until = self.clock() + max(0.0, locked_for)
+        if failures:
+            log.warning(
+                "the console's wrong-PIN count comes back from the journal: %d in a row, "
+                "%d s still to wait",
+                failures,
+                int(max(0.0, locked_for) + 0.999),
+            )
 
     def failures(self, console: str) -> int:
         with self._lock:

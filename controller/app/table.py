@@ -17,6 +17,7 @@ state) and the journal.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import gc
 import logging
 import queue
@@ -37,7 +38,7 @@ from controller.app.journal_files import (
 from controller.app.journal_rotation import Rotation
 from controller.app.loop import JournalBroken, Stop, TableLoop
 from controller.app.preflight import preflight
-from controller.app.web import status_server
+from controller.app.web import CONSOLE, status_server
 from controller.game import Game
 from controller.journal import Journal, JournalCorrupt, to_jsonable
 from controller.ports import DeviceLost, DeviceRestored, ShowLimits
@@ -148,6 +149,10 @@ class RunningTable:
         replayed = self.loop.replay(TableHistory(self.config))
         if replayed:
             log.warning("recovered from the journal: %d events replayed", replayed)
+        if self.server is not None and self.loop.wrong_pins is not None:
+            failures, until = self.loop.wrong_pins  # a restart does not lift a lockout
+            left = datetime.datetime.fromisoformat(until) - datetime.datetime.now(datetime.UTC)
+            self.server.gate.restore(CONSOLE, failures, left.total_seconds())
         config = self.config
         rules_json = to_jsonable(config.rules)
         rules_json.pop("type")
