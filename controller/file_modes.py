@@ -16,7 +16,7 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["PRIVATE_MODE", "create_private", "open_private", "tighten"]
+__all__ = ["PRIVATE_MODE", "create_private", "open_private", "private_database", "tighten"]
 
 PRIVATE_MODE = 0o640
 _TOO_OPEN = 0o7777 & ~PRIVATE_MODE  # any bit beyond rw for the user, r for the group
@@ -41,6 +41,16 @@ def create_private(path: Path) -> None:
         tighten(path)
     else:
         os.close(fd)
+
+
+def private_database(path: Path) -> None:
+    """A SQLite database about to be opened for writing: its folder made if need be, the
+    file itself made `PRIVATE_MODE` (SQLite gives the ``-wal`` and ``-shm`` it creates the
+    same mode), and an existing one and its ``-wal`` and ``-shm`` tightened."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    create_private(path)
+    for suffix in ("-wal", "-shm"):
+        tighten(path.with_name(path.name + suffix))
 
 
 def open_private(path: Path) -> int:

@@ -416,6 +416,8 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
             file=play_out,
             flush=True,
         )
+    if table.pin_check is not None:  # the demo's staff have the demo PINs: say so first
+        table.pin_check.join(timeout=30)
     sign_in_dealer(table)
     reader = None
     try:

@@ -52,7 +52,6 @@ re-read); the devices are then told the final gate, lamp and display states once
 
 from __future__ import annotations
 
-import datetime
 import logging
 import queue
 import threading
@@ -67,8 +66,10 @@ from controller.app.loop_parts import (
     Device,
     History,
     JournalBroken,
+    Publish,
     Stop,
     command_channel,
+    count_pins,
     unsigned_refusal,
 )
 from controller.app.loop_parts import action_name as _action_name
@@ -97,12 +98,12 @@ from controller.ports import (
     DeviceRestored,
     Event,
     LockShoe,
-    SignInRefused,
     SupervisorAction,
     SupervisorPinRefused,
 )
 
-__all__ = ["BURST", "ControllerFault", "Device", "History", "JournalBroken", "Stop", "TableLoop"]
+__all__ = ["BURST", "ControllerFault", "Device", "History", "JournalBroken", "Publish", "Stop",
+           "TableLoop"]  # fmt: skip
 
 log = logging.getLogger(__name__)
 
@@ -191,7 +192,7 @@ class TableLoop:
                     self.rounds_since_snapshot = 0
                 continue
             self._track(event)
-            self._count_pins(event, entry.wall)
+            self.wrong_pins = count_pins(self.wrong_pins, event, entry.wall)
             round_before = self.game.round_no
             outputs = self._apply(event, live=False)
             self.rounds_since_snapshot += self.game.round_no != round_before
@@ -215,20 +216,6 @@ class TableLoop:
         seq = getattr(event, "seq", None)
         if seq is not None:
             self.resume[event.source] = (self.resume.get(event.source, (None, None))[0], seq)
-
-    def _count_pins(self, event: Event, at: str) -> None:
-        """The console's wrong-PIN count as the journal tells it (``at``: the row's wall
-        clock): each refusal journals the count and the wait it began; a right PIN at the
-        console (a sign-in, a supervisor's decision) ends it. A restart restores it."""
-        if isinstance(event, SignInRefused | SupervisorPinRefused):
-            until = datetime.datetime.fromisoformat(at) + datetime.timedelta(
-                seconds=event.locked_for
-            )
-            self.wrong_pins = (event.failures, until.isoformat())
-        elif (isinstance(event, DealerSignedIn) and event.source == "console") or isinstance(
-            event, SupervisorAction
-        ):
-            self.wrong_pins = None
 
     def shoe_resume(self, source: str = "shoe") -> tuple[int, int] | None:
         """The boot id of ``source``'s last HELLO and the last sequence number journaled
@@ -285,16 +272,18 @@ class TableLoop:
                 if isinstance(marker, JournalBroken):
                     self._halt(marker)
                 return
+            if isinstance(marker, Publish):
+                self._publish()
             if self.events.empty():
                 self.idle.set()
 
-    def _burst(self, first: Any) -> tuple[list[Event], Stop | JournalBroken | None]:
-        """``first`` and the events queued behind it, up to a `Stop` or `JournalBroken`
-        (returned beside them: what was queued before it is still done first)."""
+    def _burst(self, first: Any) -> tuple[list[Event], Stop | JournalBroken | Publish | None]:
+        """``first`` and the events queued behind it, up to a `Stop`, `JournalBroken` or
+        `Publish` (returned beside them: what was queued before it is still done first)."""
         burst: list[Event] = []
         item = first
         while True:
-            if isinstance(item, Stop | JournalBroken):
+            if isinstance(item, Stop | JournalBroken | Publish):
                 return burst, item
             burst.append(item)
             if len(burst) >= BURST:
@@ -324,7 +313,7 @@ class TableLoop:
             round_before = self.game.round_no
             outputs = self._apply(event, live=True)
             self._track(event)
-            self._count_pins(event, _wall())
+            self.wrong_pins = count_pins(self.wrong_pins, event, _wall())
             round_after = self.game.round_no
             on_duty = None if self.dealer is None else self.dealer.staff_id
             rows.append(
