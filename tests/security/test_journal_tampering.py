@@ -333,7 +333,7 @@ def test_a_supervisor_opens_a_new_journal_and_the_refused_one_is_kept(table: Pat
     tamper(table, f"UPDATE journal SET round = 77 WHERE seq = {row}")
     rows = last_seq(table)
     old = files(table)
-    assert tablectl("run", "--config", str(table), "--sim").returncode == 2
+    assert tablectl("run", "--config", str(table), "--sim").returncode == JOURNAL_REFUSED
 
     done = reopen(table, "s01", "2468", "row changed: ticket 4411")  # the example's supervisor
     assert done.returncode == 0, done.stderr
