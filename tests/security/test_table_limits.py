@@ -23,7 +23,7 @@ from controller.app.config import load_config, parse_config
 from controller.app.console_schema import supervisor_decisions
 from controller.app.pit import PitPublisher
 from controller.app.pit_alarms import AlarmLog
-from controller.app.pit_store import PitStore
+from controller.app.pit_store import KEPT_KINDS, PitStore
 from controller.baccarat.rules import WAGERS_RULE, BaccaratRules
 from controller.baccarat.wagers import check_wager
 from controller.blackjack.machine import BlackjackTable
@@ -178,6 +178,7 @@ def test_table_limits_a_supervisors_override_stands_journaled_with_who_and_why(
     config = parse_config(text, source=str(table.config))  # the publisher is never started
     topics = dict(PitPublisher(config).row_messages(override))
     assert topics["alarm"]["severity"] == "override"
+    assert "LimitOverridden" in KEPT_KINDS  # the pit's store keeps it for its alarm log
     log = AlarmLog(PitStore(table.folder / "pit.sqlite"))
     assert log.take("s", config.table_id, topics["alarm"], True)
     [entry] = log.newest()
