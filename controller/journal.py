@@ -7,9 +7,8 @@ updated or deleted (triggers refuse it). Surveillance and the regulator read it 
 
 A row is: ``seq`` (1, 2, 3... with no gaps), wall-clock time (UTC, ISO 8601), monotonic
 time, the round it belongs to, the source device (or ``console`` / ``supervisor`` /
-``controller``), the kind (an event class name such as ``CardDrawn``, or a record such as
-``Violation``), the payload (canonical JSON), and the actor for console and supervisor
-actions.
+``controller``), the kind (an event class name such as ``CardDrawn``, or a record such
+as ``Violation``), the payload (canonical JSON), and the actor for console and supervisor actions.
 
 **The keyed chain** (issue 12). Each row carries
 ``hash = HMAC-SHA256(key, prev_hash || canonical JSON of the other fields)``, hex; the
@@ -50,6 +49,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from controller.file_modes import private_database
 from controller.journal_checkpoint import CheckpointFile
 from controller.journal_rows import (  # the rows as data (journal_rows.py), re-exported
     COLUMNS,
@@ -160,7 +160,7 @@ class Journal:
                     uri, uri=True, isolation_level=None, check_same_thread=False
                 )
             else:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                private_database(self.path)  # 0640, its folder made (file_modes)
                 # One thread at a time: the start-up replay, then the controller thread.
                 self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
                 self._db.execute("PRAGMA journal_mode=WAL")

@@ -21,6 +21,7 @@ import json
 import os
 from pathlib import Path
 
+from controller.file_modes import open_private
 from controller.journal_rows import Checkpoint, JournalCorrupt, JournalError, checkpoint_path
 
 
@@ -122,7 +123,7 @@ class CheckpointFile:
         return None
 
     def _open(self) -> int:
-        return os.open(self._tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o640)
+        return open_private(self._tmp)  # 0640 (file_modes), a leftover of another mode too
 
     def close(self) -> None:
         """Close the file held open, and remove it (it holds nothing yet)."""

@@ -2,7 +2,8 @@
 
 Each sub-command lives in its own module under `controller.app` and offers
 ``add_arguments(parser)`` and ``run(args) -> int`` (the exit code: 0 done, 1 failed, 2 bad
-usage or config).
+usage or config; `run` and `demo`: 65 a journal that does not check out, which the unit
+does not restart, `controller.app.run.JOURNAL_REFUSED`).
 
 Bad input gets one line on stderr that names it, and a non-zero exit, never a traceback
 (issue 12): a bad option is refused by the parser in one line (`Parser`), numbers are

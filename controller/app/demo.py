@@ -10,6 +10,9 @@ continuously at a pace a person can follow, acting only through the simulated de
 ``[journal]`` path (``--port`` and ``--journal`` override them). Without it, the journal goes
 in a new temporary folder, removed when the demo stops; a demo that was killed cannot remove
 its own, so the next demo removes the folders of demos that are no longer running.
+
+A journal found broken while the demo plays (the full check after the start) stops it as
+it stops `tablectl run`: one line naming the row, and `JOURNAL_REFUSED`.
 """
 
 from __future__ import annotations
@@ -34,10 +37,12 @@ from typing import Any, Protocol, TextIO
 from controller.app.cli import seconds, tcp_port
 from controller.app.config import ShoeConfig, TableConfig, load_config
 from controller.app.demo_chips import mistakes_line, open_chip_reader, rate, with_chip_readers
+from controller.app.run import JOURNAL_REFUSED
 from controller.app.table import RunningTable
 from controller.errors import ConfigError, TableError
 from controller.game import DEFAULT, names, spec
 from controller.game.arguments import at_least
+from controller.journal import JournalCorrupt
 from controller.ports import ConsoleAction, DealerSignedIn, SupervisorAction
 from sim_hardware.dealer import TableHands
 from sim_hardware.device import SimulatedChipReader
@@ -303,11 +308,17 @@ def play(
     rounds: int | None,
     out: TextIO,
 ) -> None:
-    """The dealer's thread: one action, then wait for the table to take it in."""
-    while not stop.is_set():
+    """The dealer's thread: one action, then wait for the table to take it in. Ends when
+    the table stops on its own (its journal failed or was found broken)."""
+    while not stop.is_set() and table.loop.failed is None:
         if rounds is not None and dealer.rounds_finished >= rounds:
             break
-        done = act(table, dealer)
+        try:
+            done = act(table, dealer)
+        except TableError:  # the dealer met the gate the stopped table locked
+            if table.loop.failed is not None:
+                break
+            raise
         state = table.state
         view = state.get("view", {})
         next_step = view.get("next_action") or view.get("state", "")
@@ -383,6 +394,8 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
         print(f"tablectl demo: {exc}{hint}", file=sys.stderr)
         if folder is not None:
             folder.cleanup()
+        if isinstance(exc, JournalCorrupt):
+            return JOURNAL_REFUSED
         return 2 if isinstance(exc, TableError) else 1
     print(
         f"SIMULATED {config.game} table {config.table_id} (seed {seed}); "
@@ -403,6 +416,8 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
             file=play_out,
             flush=True,
         )
+    if table.pin_check is not None:  # the demo's staff have the demo PINs: say so first
+        table.pin_check.join(timeout=30)
     sign_in_dealer(table)
     reader = None
     try:
@@ -429,6 +444,9 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
         if folder is not None:
             folder.cleanup()
     print(f"{dealer.rounds_finished} rounds played", file=play_out)
+    if table.loop.failed is not None:
+        print(f"tablectl demo: stopped: {table.loop.failed}", file=sys.stderr)
+        return JOURNAL_REFUSED if table.loop.broken_row is not None else 1
     if as_json:
         print(json.dumps(mistakes_line(dealer, dealer.rounds_finished)), file=out, flush=True)
     return 0

@@ -35,6 +35,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from controller.app.config.journal import JournalKeeping
+from controller.file_modes import open_private
 from controller.journal import Journal, JournalCorrupt, JournalError, checkpoint_path
 from controller.journal_set import (
     ARCHIVE_SUFFIX,
@@ -74,7 +75,11 @@ def write_archive(path: Path, target: Path) -> None:
             raise JournalError(f"cannot copy {path} for the archive: {exc}") from exc
         partial = target.with_name(target.name + ".partial")
         try:
-            with plain.open("rb") as src, lzma.open(partial, "wb", preset=6) as dst:
+            with (
+                plain.open("rb") as src,
+                os.fdopen(open_private(partial), "wb") as raw,  # 0640: it holds the cards
+                lzma.open(raw, "wb", preset=6) as dst,
+            ):
                 while chunk := src.read(1 << 20):
                     dst.write(chunk)
             with partial.open("rb") as done:

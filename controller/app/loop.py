@@ -66,8 +66,10 @@ from controller.app.loop_parts import (
     Device,
     History,
     JournalBroken,
+    Publish,
     Stop,
     command_channel,
+    count_pins,
     unsigned_refusal,
 )
 from controller.app.loop_parts import action_name as _action_name
@@ -100,7 +102,8 @@ from controller.ports import (
     SupervisorPinRefused,
 )
 
-__all__ = ["BURST", "ControllerFault", "Device", "History", "JournalBroken", "Stop", "TableLoop"]
+__all__ = ["BURST", "ControllerFault", "Device", "History", "JournalBroken", "Publish", "Stop",
+           "TableLoop"]  # fmt: skip
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +136,7 @@ class TableLoop:
         self.idle = threading.Event()
         self._progress = threading.Condition()
         self.failed: str | None = None
+        self.broken_row: int | None = None  # the journal's row the full check found broken
         self.device_status: dict[str, str] = {}
         self._final: list[Command] = []
         self.notices: deque[dict[str, Any]] = deque(maxlen=8)  # refusals, faults, losses
@@ -145,6 +149,7 @@ class TableLoop:
         self.channels: dict[tuple[str, ...], Command] = {}  # the last command on each
         self.resume: dict[str, snapshots.Resume] = {}  # each device's boot id and last seq
         self.after_round: Callable[[TableLoop], None] | None = None  # rotation (journal_set)
+        self.wrong_pins: snapshots.WrongPins | None = None  # the console's, from the journal
 
     # --- recovery -----------------------------------------------------------------------
 
@@ -173,6 +178,7 @@ class TableLoop:
                 self.dealer = restored.loop.dealer
                 self.channels = dict(restored.loop.channels)
                 self.resume = dict(restored.loop.resume)
+                self.wrong_pins = restored.loop.wrong_pins
                 self.restored_from = found.seq
                 entries = source.entries(since=found.seq)
         if entries is None:
@@ -186,6 +192,7 @@ class TableLoop:
                     self.rounds_since_snapshot = 0
                 continue
             self._track(event)
+            self.wrong_pins = count_pins(self.wrong_pins, event, entry.wall)
             round_before = self.game.round_no
             outputs = self._apply(event, live=False)
             self.rounds_since_snapshot += self.game.round_no != round_before
@@ -218,7 +225,9 @@ class TableLoop:
         return (boot, last) if boot is not None and last is not None else None
 
     def loop_state(self) -> snapshots.LoopState:
-        return snapshots.LoopState(self.dealer, dict(self.channels), dict(self.resume))
+        return snapshots.LoopState(
+            self.dealer, dict(self.channels), dict(self.resume), self.wrong_pins
+        )
 
     def snapshot_row(self) -> Row:
         """A snapshot of the game and the loop now, as a row (`controller.app.snapshots`);
@@ -263,16 +272,18 @@ class TableLoop:
                 if isinstance(marker, JournalBroken):
                     self._halt(marker)
                 return
+            if isinstance(marker, Publish):
+                self._publish()
             if self.events.empty():
                 self.idle.set()
 
-    def _burst(self, first: Any) -> tuple[list[Event], Stop | JournalBroken | None]:
-        """``first`` and the events queued behind it, up to a `Stop` or `JournalBroken`
-        (returned beside them: what was queued before it is still done first)."""
+    def _burst(self, first: Any) -> tuple[list[Event], Stop | JournalBroken | Publish | None]:
+        """``first`` and the events queued behind it, up to a `Stop`, `JournalBroken` or
+        `Publish` (returned beside them: what was queued before it is still done first)."""
         burst: list[Event] = []
         item = first
         while True:
-            if isinstance(item, Stop | JournalBroken):
+            if isinstance(item, Stop | JournalBroken | Publish):
                 return burst, item
             burst.append(item)
             if len(burst) >= BURST:
@@ -302,6 +313,7 @@ class TableLoop:
             round_before = self.game.round_no
             outputs = self._apply(event, live=True)
             self._track(event)
+            self.wrong_pins = count_pins(self.wrong_pins, event, _wall())
             round_after = self.game.round_no
             on_duty = None if self.dealer is None else self.dealer.staff_id
             rows.append(
@@ -363,6 +375,7 @@ class TableLoop:
         failed = f"journal row {broken.seq}: {broken.reason}"
         log.critical("the journal is broken; the table stops: %s", failed)
         self.failed = failed
+        self.broken_row = broken.seq
         try:
             self.journal.record(broken, source="controller", round=self.game.round_no)
             self.journal.mark_broken(broken.seq, broken.reason)

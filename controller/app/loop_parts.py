@@ -1,6 +1,7 @@
 """The loop's small parts: the markers put on its queue, the record of a fault in the rules
-code, the output channels, and how an event is named. Apart from `controller.app.loop` so
-that the loop stays under 500 lines (issue 16 added its snapshots)."""
+code, the output channels, how an event is named, and the console's wrong-PIN count. Apart
+from `controller.app.loop` so that the loop stays under 500 lines (issue 16 added its
+snapshots)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,18 @@ import datetime
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from controller.app.snapshots import WrongPins
 from controller.journal import Entry
 from controller.ports import (
     ButtonPressed,
     Command,
     ConsoleAction,
+    DealerSignedIn,
     Event,
     SetLamp,
+    SignInRefused,
     SupervisorAction,
+    SupervisorPinRefused,
 )
 
 
@@ -49,6 +54,12 @@ class ControllerFault:
 @dataclasses.dataclass(frozen=True, slots=True)
 class Stop:
     """Put on the queue to make the loop finish the event in hand and return."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Publish:
+    """Put on the queue to make the loop publish its state again: a fact beside the game
+    changed (a start-up warning found after the start). Nothing is journaled."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -97,3 +108,18 @@ def unsigned_refusal(event: Event) -> dict[str, Any]:
         "rule": "",
         "reason": "no dealer is signed in at the console: sign in first",
     }
+
+
+def count_pins(count: WrongPins | None, event: Event, at: str) -> WrongPins | None:
+    """The console's wrong-PIN count after ``event`` (``at``: its row's wall clock), as
+    the journal tells it: each refusal carries the count and the wait it began; a right
+    PIN at the console (a sign-in, a supervisor's decision) ends it. A restart restores it
+    (`controller.app.supervisor.PinGate.restore`)."""
+    if isinstance(event, SignInRefused | SupervisorPinRefused):
+        until = datetime.datetime.fromisoformat(at) + datetime.timedelta(seconds=event.locked_for)
+        return (event.failures, until.isoformat())
+    if isinstance(event, SupervisorAction) or (
+        isinstance(event, DealerSignedIn) and event.source == "console"
+    ):
+        return None
+    return count

@@ -91,6 +91,7 @@ ALARM_KINDS = {
     "ControllerFault": "fault",
     "JournalBroken": "fault",  # the journal's full check after the start: the table stops
     "ChipAlarm": "counterfeit",  # a chip not in the inventory, or not its value (issue 18)
+    "LimitOverridden": "override",  # a supervisor let a wager outside the limits stand
 }
 
 

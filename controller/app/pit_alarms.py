@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 HEADS_KEPT = 4096  # journal hashes remembered per table, to see a fork at a row seen before
 LOG_KEPT = 500  # alarm log entries kept in memory (the shift's newest)
-ALERTS = frozenset({"hold", "lost", "device", "fault", "journal", "counterfeit"})
+ALERTS = frozenset({"hold", "lost", "device", "fault", "journal", "counterfeit", "override"})
 WITHHELD = "(the message is withheld: it names a card)"
 
 
@@ -165,6 +165,15 @@ class AlarmLog:
             return self._add(
                 {**base, "severity": "counterfeit", "rule": str(payload.get("rule") or ""),
                  "message": str(payload.get("reason") or "")}
+            )  # fmt: skip
+        if kind == "LimitOverridden":  # a supervisor let a wager outside the limits stand
+            high = payload.get("maximum")
+            limits = f"{payload.get('minimum')} to {high}" if high is not None else "no maximum"
+            return self._add(
+                {**base, "severity": "override", "rule": "table limits",
+                 "message": f"{payload.get('who', '')} let {payload.get('amount')} stand on "
+                            f"{payload.get('spot', '')} (limits {limits}): "
+                            f"{payload.get('reason', '')}"}
             )  # fmt: skip
         if kind in ("DeviceFault", "ControllerFault", "JournalBroken"):
             message = payload.get("reason") or payload.get("error") or payload.get("message")

@@ -7,6 +7,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from controller.file_modes import create_private
+
 
 class Cursor:
     """The last journal seq the broker acknowledged, durable beside the journal. It may lag
@@ -16,6 +18,7 @@ class Cursor:
     def __init__(self, path: Path, key: str) -> None:
         self.path = path
         self.key = key
+        create_private(path)  # 0640, and SQLite's -wal and -shm with it (file_modes)
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")  # a lost update only resends rows

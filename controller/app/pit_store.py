@@ -54,6 +54,7 @@ KEPT_KINDS = frozenset(
         "MismatchCorrected",  # ... and the rows that end a mismatch, so each counts once
         "MismatchAccepted",
         "ChipAlarm",  # a possible counterfeit chip (issue 18): the alarm log
+        "LimitOverridden",  # a supervisor let a wager outside the limits stand: the alarm log
     }
 )
 

@@ -22,6 +22,7 @@ ALARM_WORDS = {
     "TableLost": "Table lost",
     "TableStarted": "Table restarted",
     "ChipAlarm": "Possible counterfeit chip",
+    "LimitOverridden": "Table limit overridden",
 }
 
 DECISION_WORDS = {

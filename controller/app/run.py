@@ -5,6 +5,11 @@ or with ``--sim`` the simulated shoe and table, which the log and the display th
 serves the status display and runs until SIGTERM or SIGINT, which finish the event in hand
 and leave the shoe gate in its fail-safe state. Under systemd it reports ready and feeds
 the watchdog (deploy/tablectl.service).
+
+A journal that does not check out, at the start or in the full check after it, ends the
+process with `JOURNAL_REFUSED`, not 1: the unit's ``RestartPreventExitStatus`` names it,
+so systemd does not start the table again into the same refusal (a supervisor opens a new
+journal: docs/security.md). Any other failure exits 1 or 2 and is restarted.
 """
 
 from __future__ import annotations
@@ -19,8 +24,12 @@ from controller.app import systemd
 from controller.app.config import load_config
 from controller.app.table import RunningTable
 from controller.errors import TableError
+from controller.journal import JournalCorrupt
 
 log = logging.getLogger(__name__)
+
+JOURNAL_REFUSED = 65
+"""The exit status of a table whose journal does not check out (sysexits' EX_DATAERR)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,6 +54,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
         table = RunningTable(config, simulate=args.sim, seed=args.seed).start()
+    except JournalCorrupt as exc:
+        print(f"tablectl run: {exc}", file=sys.stderr)
+        return JOURNAL_REFUSED
     except TableError as exc:
         print(f"tablectl run: {exc}", file=sys.stderr)
         return 2
@@ -74,4 +86,6 @@ def serve_until_signalled(table: RunningTable) -> int:
         systemd.notify("WATCHDOG=1")
     systemd.notify("STOPPING=1")
     table.stop()
+    if table.loop.broken_row is not None:
+        return JOURNAL_REFUSED
     return 0 if table.loop.failed is None else 1

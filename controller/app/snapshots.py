@@ -62,14 +62,19 @@ Channel = tuple[str, ...]
 Resume = tuple[int | None, int | None]  # a device's boot id and its last seq journaled
 
 
+WrongPins = tuple[int, str]  # wrong PINs in a row at the console, and the wall clock its wait ends
+
+
 @dataclasses.dataclass(frozen=True)
 class LoopState:
     """What the loop knows beyond the game: who is signed in, the last command on every
-    output channel (told to the devices after a restart), each device's sequence."""
+    output channel (told to the devices after a restart), each device's sequence, and the
+    console's wrong-PIN count (a restart must not reset a lockout)."""
 
     dealer: DealerSignedIn | None
     channels: dict[Channel, Command]
     resume: dict[str, Resume]
+    wrong_pins: WrongPins | None = None
 
 
 @dataclasses.dataclass(frozen=True)

@@ -17,8 +17,10 @@ travel with the hash, so a casino can raise the cost later without breaking old 
 all, so nobody else can lock the supervisor out): ``lockout_tries`` wrong PINs in a row
 are free, then each further one makes that console wait ``lockout_first_seconds``,
 doubling with each wrong PIN, at most ``lockout_seconds``; a right PIN resets the count.
-Every refusal is journaled by the status server (`SupervisorPinRefused`, `SignInRefused`).
-The count is kept in memory: a restart of the controller resets it (docs/security.md).
+Every refusal is journaled by the status server (`SupervisorPinRefused`, `SignInRefused`)
+with the count and the wait it began, so a restart restores both from the journal
+(`PinGate.restore`, from the table loop's replay): stopping the table does not lift a
+lockout (docs/security.md).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from controller.app.pin_hashes import check_pin, hash_pin, parse_hash
 from controller.errors import ConfigError, TableError
 
 __all__ = [
+    "DEMO_PINS",
     "IdentityRefused",
     "PinGate",
     "PinVerdict",
@@ -42,10 +45,21 @@ __all__ = [
     "check_pin",
     "hash_pin",
     "identify",
+    "on_demo_pins",
     "parse_hash",
 ]
 
 log = logging.getLogger(__name__)
+
+
+DEMO_PINS = ("1357", "2468")  # examples/*-table.toml's staff d01 and s01: the README prints them
+
+
+def on_demo_pins(staff: Iterable[StaffMember]) -> list[str]:
+    """The ids of the staff whose PIN is one of the shipped `DEMO_PINS`: anyone who has
+    read the README can sign in as them. One scrypt check per member and demo PIN (a
+    second or more for a long staff list): run it off the start's path."""
+    return [m.id for m in staff if any(check_pin(pin, m.pin_hash) for pin in DEMO_PINS)]
 
 
 class IdentityRefused(TableError, PermissionError):
@@ -165,6 +179,21 @@ class PinGate:
         with self._lock:
             count.failures, count.until = 0, 0.0
         return PinVerdict(member)
+
+    def restore(self, console: str, failures: int, locked_for: float) -> None:
+        """The count and the wait left at ``console`` as the journal had them when the
+        table stopped: a restart goes on where the count stood."""
+        with self._lock:
+            count = self._counts.setdefault(console, _Count())
+            count.failures = failures
+            count.until = self.clock() + max(0.0, locked_for)
+        if failures:
+            log.warning(
+                "the console's wrong-PIN count comes back from the journal: %d in a row, "
+                "%d s still to wait",
+                failures,
+                int(max(0.0, locked_for) + 0.999),
+            )
 
     def failures(self, console: str) -> int:
         with self._lock:

@@ -17,6 +17,7 @@ state) and the journal.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import gc
 import logging
 import queue
@@ -36,9 +37,10 @@ from controller.app.journal_files import (
     read_key,
 )
 from controller.app.journal_rotation import Rotation
-from controller.app.loop import JournalBroken, Stop, TableLoop
+from controller.app.loop import JournalBroken, Publish, Stop, TableLoop
 from controller.app.preflight import preflight
-from controller.app.web import status_server
+from controller.app.supervisor import on_demo_pins
+from controller.app.web import CONSOLE, status_server
 from controller.game import Game
 from controller.journal import Journal, JournalCorrupt, to_jsonable
 from controller.ports import DeviceLost, DeviceRestored, ShowLimits
@@ -119,6 +121,8 @@ class RunningTable:
         self._seed = seed
         self._thread: threading.Thread | None = None
         self.state: dict[str, Any] = {}
+        self.demo_pins: list[str] = []  # staff still on the shipped demo PINs (a warning)
+        self.pin_check: threading.Thread | None = None  # finds them, after the start
 
     @property
     def game(self) -> Game:
@@ -136,6 +140,7 @@ class RunningTable:
             "site": self.config.site,
             "simulated": self.simulate or False,
             "limits": {"minimum": self.config.minimum, "maximum": self.config.maximum},
+            "demo_pins": list(self.demo_pins),
             # CLOCK_MONOTONIC (time.perf_counter on Linux): comparable across processes on
             # one machine, for the latency benchmarks and the display's staleness check
             "published_at": time.perf_counter(),
@@ -149,6 +154,10 @@ class RunningTable:
         replayed = self.loop.replay(TableHistory(self.config))
         if replayed:
             log.warning("recovered from the journal: %d events replayed", replayed)
+        if self.server is not None and self.loop.wrong_pins is not None:
+            failures, until = self.loop.wrong_pins  # a restart does not lift a lockout
+            left = datetime.datetime.fromisoformat(until) - datetime.datetime.now(datetime.UTC)
+            self.server.gate.restore(CONSOLE, failures, left.total_seconds())
         config = self.config
         rules_json = to_jsonable(config.rules)
         rules_json.pop("type")
@@ -195,6 +204,11 @@ class RunningTable:
         gc.freeze()
         self._thread = threading.Thread(target=self._control, name="controller", daemon=True)
         self._thread.start()
+        if self.config.staff:  # scrypt per member: beside the table, not before it deals
+            self.pin_check = threading.Thread(
+                target=self._warn_of_demo_pins, name="demo-pins", daemon=True
+            )
+            self.pin_check.start()
         if self.archiver is not None:
             self.archiver.start()
         if self.journal.checked_from:  # rows up to the checkpoint were taken on trust
@@ -208,6 +222,19 @@ class RunningTable:
         `drivers.realtime`: this thread and the readers', never the status server's)."""
         use_realtime("controller thread")
         self.loop.run()
+
+    def _warn_of_demo_pins(self) -> None:
+        """Staff still on the shipped demo PINs: a warning in the log and on the dealer's
+        and surveillance's displays (the state's ``demo_pins``), the demo's included."""
+        found = on_demo_pins(self.config.staff)
+        if found:
+            log.warning(
+                "staff %s still have the shipped demo PINs (README): anyone can sign in as "
+                "them; give each a PIN of their own (tablectl pin-hash)",
+                ", ".join(found),
+            )
+            self.demo_pins = found
+            self.events.put(Publish())  # the controller thread publishes it
 
     def _journal_broken(self, exc: JournalCorrupt) -> None:
         """From the background check: the controller thread records it and stops."""

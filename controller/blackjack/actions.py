@@ -27,7 +27,7 @@ from controller.blackjack.rules import DoubleOn, OddStakes
 from controller.blackjack.settlement import Kind, Outcome, Payout, blackjack_exact
 from controller.cards import ACE
 from controller.errors import IllegalAction
-from controller.game.records import TABLE_VARIANT
+from controller.game.records import TABLE_LIMITS, TABLE_VARIANT, LimitOverridden
 
 __all__ = ["RulesActions", "parse_spot"]
 
@@ -66,6 +66,21 @@ class RulesActions:
     # --- wagers (4.1, 4.2) ----------------------------------------------------------------
 
     def verify_place_wager(self, box: int, person: int, amount: int) -> None:
+        self._verify_wager(box, person, amount, within_limits=True)
+
+    def outside_limits(self, amount: int) -> bool:
+        """A wager of ``amount`` is outside the table's limits (0, no wager, never is)."""
+        v = self.variants
+        high = v.maximum_wager
+        return bool(amount) and (amount < v.minimum_wager or (high is not None and amount > high))
+
+    def _limits_words(self) -> str:
+        v = self.variants
+        if v.maximum_wager is None:
+            return f"at least {v.minimum_wager}"
+        return f"{v.minimum_wager} to {v.maximum_wager}"
+
+    def _verify_wager(self, box: int, person: int, amount: int, *, within_limits: bool) -> None:
         if self.state != "betting":
             refuse("4.2", "no wager is made, altered or withdrawn after betting closed")
         self.play.box(box)
@@ -74,6 +89,13 @@ class RulesActions:
             refuse("4.1", f"at most {v.people_per_box} people on a box")
         if amount < 0 or amount % v.smallest_chip:
             refuse("4.1", f"a wager of {amount} is not whole chips")
+        if within_limits and self.outside_limits(amount):
+            refuse(
+                TABLE_LIMITS,
+                f"a wager of {amount} is outside the table's limits, {self._limits_words()} "
+                "on the limit sign: only a supervisor's override, with the reason, lets it "
+                "stand",
+            )
         if (
             amount
             and v.odd_stakes is OddStakes.REFUSE
@@ -131,14 +153,43 @@ class RulesActions:
     def change_wager(self, who: str, box: int, person: int, amount: int) -> WagerChanged:
         """A supervisor sets a wager other than what the spot's sensor reported (issue 12:
         the layout backs every wager; a change needs the supervisor), while betting is
-        open (4.2). Journaled with both amounts and who."""
+        open (4.2), within the table's limits like any wager. Journaled with both amounts
+        and who."""
+        return self._change(who, box, person, amount, within_limits=True)
+
+    def override_limit(
+        self, who: str, box: int, person: int, amount: int, reason: str
+    ) -> WagerChanged:
+        """A supervisor lets a wager outside the table's limits stand, saying why: the
+        change is journaled (`WagerChanged`) with `LimitOverridden`, an alarm to the pit.
+        Every other check of a wager still holds; a wager within the limits needs no
+        override."""
+        if not reason.strip():
+            refuse(TABLE_LIMITS, "an override of the table's limits says why")
+        if not self.outside_limits(amount):
+            refuse(
+                TABLE_LIMITS,
+                f"a wager of {amount} is within the table's limits, {self._limits_words()}: "
+                "change it without an override",
+            )
+        record = self._change(who, box, person, amount, within_limits=False)
+        v = self.variants
+        spot = f"box{box}" + (f".p{person}" if person > 1 else "")
+        self._out.append(
+            LimitOverridden(who, spot, amount, v.minimum_wager, v.maximum_wager, reason.strip())
+        )
+        return record
+
+    def _change(
+        self, who: str, box: int, person: int, amount: int, *, within_limits: bool
+    ) -> WagerChanged:
         if not who.strip():
             refuse("4.1", "a supervisor changing a wager must be named")
         sensed = self.play.sensed.get((box, person), 0)
         saved = self.play.sensed
         self.play.sensed = {**saved, (box, person): amount}
         try:
-            self.verify_place_wager(box, person, amount)
+            self._verify_wager(box, person, amount, within_limits=within_limits)
         finally:
             self.play.sensed = saved
         self._set_wager(box, person, amount)

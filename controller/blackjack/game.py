@@ -87,12 +87,21 @@ class BlackjackGame:
                     raise IllegalAction("4.1", "accept_payout names the box, a whole number")
                 reason = event.reason or event.args.get("reason") or ""
                 table.accept_payout(event.who, box, str(reason))
-            elif event.decision == "change_wager":  # a wager the layout's sensor disagrees with
+            elif event.decision in ("change_wager", "override_limit"):
+                # a wager the layout's sensor disagrees with; one outside the table's
+                # limits only by the override, which says why
+                override = event.decision == "override_limit"
                 values = [event.args.get(k) for k in ("box", "person", "amount")]
                 numbers = [v for v in values if type(v) is int]
-                if len(numbers) != 3 or len(event.args) != 3:
-                    raise IllegalAction("4.1", "change_wager takes a whole box, person, amount")
-                table.change_wager(event.who, *numbers)
+                extra = event.args.keys() - {"box", "person", "amount", *(["reason"] * override)}
+                if len(numbers) != 3 or extra:
+                    raise IllegalAction("4.1", f"{event.decision} takes a box, person, amount")
+                box, person, amount = numbers
+                if override:
+                    reason = event.reason or str(event.args.get("reason") or "")
+                    table.override_limit(event.who, box, person, amount, reason)
+                else:
+                    table.change_wager(event.who, box, person, amount)
             else:
                 box = event.args.get("box")
                 if box is not None and type(box) is not int:
@@ -121,9 +130,14 @@ SPEC = GameSpec(
     decisions={
         **{d.value: BlackjackTable.supervisor_clear for d in HoldDecision},
         "change_wager": BlackjackTable.change_wager,
+        "override_limit": BlackjackTable.override_limit,
         "accept_payout": BlackjackTable.accept_payout,
     },
-    from_limits=lambda minimum, maximum, unit: {"smallest_chip": unit},
+    from_limits=lambda minimum, maximum, unit: {
+        "smallest_chip": unit,
+        "minimum_wager": minimum,
+        "maximum_wager": maximum,
+    },
     decks=lambda rules: int(rules.decks),
     private_cards=False,  # all face up, no hole card
     round_end="RoundSettled",

@@ -364,6 +364,13 @@ class BlackjackTable:
         """A supervisor sets a wager other than what the spot's sensor reported (4.2)."""
         return self._rules.change_wager(who, box, person, amount)
 
+    def override_limit(
+        self, who: str, box: int, person: int, amount: int, reason: str = ""
+    ) -> WagerChanged:
+        """A supervisor lets a wager outside the table's limits stand, saying why
+        (journaled with `LimitOverridden`, an alarm to the pit)."""
+        return self._rules.override_limit(who, box, person, amount, reason)
+
     def verify_no_more_bets(self) -> None:
         self._rules.verify_no_more_bets()
 

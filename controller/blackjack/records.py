@@ -11,7 +11,13 @@ from enum import StrEnum
 
 from controller.blackjack.settlement import Payout
 from controller.game.chips import ChipAlarm, MismatchAccepted, MismatchCorrected, PayoutMismatch
-from controller.game.records import CARD_MARK, ActionRefused, HoldCleared, Violation
+from controller.game.records import (
+    CARD_MARK,
+    ActionRefused,
+    HoldCleared,
+    LimitOverridden,
+    Violation,
+)
 from controller.ports import Command
 from controller.shoe_audit import ShoeReport
 
@@ -176,4 +182,5 @@ Output = (
     | MismatchCorrected
     | MismatchAccepted
     | ChipAlarm
+    | LimitOverridden
 )

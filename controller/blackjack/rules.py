@@ -70,6 +70,11 @@ class Variants:
     ``spot_sensors``: the box spots have presence sensors or chip readers, so the layout
     must back every wager keyed on the console (a wager on an empty spot is refused).
 
+    ``minimum_wager`` and ``maximum_wager``: the table's limits, from ``[limits]`` (the
+    limit sign): every wager, a supervisor's change included, is refused outside them
+    unless a supervisor overrides it with a reason (`LimitOverridden`). No maximum (None)
+    only for the rules alone, outside a table config.
+
     ``settlement_check`` (issue 18): after the result, the spots are checked against what
     each is owed (`controller.game.chips`): with ``chip_readers`` every over- or
     under-payment and uncollected losing wager, with ``spot_sensors`` alone an uncollected
@@ -103,6 +108,8 @@ class Variants:
     settlement_check: bool = False
     winnings_paid: WinningsPaid = WinningsPaid.ON_SPOT
     chip_inventory: str = ""
+    minimum_wager: int = 1
+    maximum_wager: int | None = None
 
     def __post_init__(self) -> None:
         checks = (
@@ -120,6 +127,12 @@ class Variants:
             (self.units_per_spot >= 1, "units_per_spot", "at least 1"),
             (self.smallest_chip >= 1, "smallest_chip", "at least 1"),
             (0 <= self.burn_cards <= 5, "burn_cards", "0 to 5 cards"),
+            (self.minimum_wager >= 1, "minimum_wager", "at least 1"),
+            (
+                self.maximum_wager is None or self.maximum_wager >= self.minimum_wager,
+                "maximum_wager",
+                "at least the minimum wager",
+            ),
         )
         for ok, key, expected in checks:
             if not ok:

@@ -33,10 +33,12 @@ __all__ = [
     "NOT_ON_CONSOLE",
     "PRIVATE",
     "PUBLIC",
+    "TABLE_LIMITS",
     "TABLE_VARIANT",
     "ActionRefused",
     "DecisionOffer",
     "HoldCleared",
+    "LimitOverridden",
     "Violation",
     "cite",
     "defined_in",
@@ -102,6 +104,7 @@ def privacy(cls: type) -> dict[str, str]:
 TABLE_VARIANT = "table variant"  # the casino's own variants (DESIGN.md: doubles, must draw)
 HOLD_PROCEDURE = "hold procedure"  # the controller's HOLD, cleared only by a supervisor
 NOT_ON_CONSOLE = "not on the console"  # an action the touch console does not offer
+TABLE_LIMITS = "table limits"  # the minimum and maximum on the table's limit sign ([limits])
 
 
 def cite(rule: str) -> str:
@@ -116,6 +119,21 @@ class ActionRefused:
 
     action: str
     rule: str
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LimitOverridden:
+    """A supervisor let a wager outside the table's limits stand, saying why: who, the
+    wager's ``spot`` (``box3.p2``) and amount, the limits it is outside, and the reason.
+    Journaled beside the wager it let stand, and an alarm to the pit: the limits bind
+    everyone, and only this record says when they did not."""
+
+    who: str
+    spot: str
+    amount: int
+    minimum: int
+    maximum: int | None  # None: the rules alone, no maximum
     reason: str
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from controller.app import systemd
 from controller.app.connections import PER_SERVER, RESERVED_FDS
+from controller.app.run import JOURNAL_REFUSED
 from drivers.realtime import MAX_PRIORITY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,6 +25,17 @@ def test_the_unit_runs_tablectl_with_a_watchdog_and_the_device_groups() -> None:
     assert "tablectl run --config" in service["ExecStart"]
     assert {"dialout", "gpio"} <= set(service["SupplementaryGroups"].split())
     assert service["Restart"] == "always"
+
+
+def test_a_refused_journal_stops_the_unit_and_a_crash_restarts_it() -> None:
+    """`tablectl run` exits `JOURNAL_REFUSED` on a journal that does not check out: the
+    unit does not restart it into the same refusal; any other exit is restarted."""
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.read(ROOT / "deploy" / "tablectl.service")
+    service = unit["Service"]
+    assert service["RestartPreventExitStatus"].split() == [str(JOURNAL_REFUSED)]
+    assert service["Restart"] == "always"
+    assert JOURNAL_REFUSED not in (0, 1, 2)  # a clean stop, a failure, a config mistake
 
 
 def test_the_unit_puts_the_controller_first_without_a_real_time_policy() -> None:

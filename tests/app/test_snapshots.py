@@ -7,6 +7,7 @@ soak and ``tablectl demo`` play them), both games, through the real loop and jou
 from __future__ import annotations
 
 import base64
+import datetime
 import json
 import logging
 import pickle
@@ -25,7 +26,7 @@ from controller.app.devices import shoe_resume
 from controller.app.games import make_game
 from controller.app.loop import TableLoop
 from controller.journal import Journal, JournalCorrupt
-from controller.ports import DealerSignedIn, DeviceHello
+from controller.ports import DealerSignedIn, DeviceHello, SignInRefused
 from tests.app.loop_play import KEY, new_loop, play
 
 GAMES = ("blackjack", "poker")
@@ -171,3 +172,18 @@ def test_the_unpickler_refuses_a_class_outside_its_allow_list() -> None:
         snapshots.decode(payload, game, rules="", seq=1)
     good = snapshots.encode(game, snapshots.LoopState(None, {}, {}), rules="")
     assert snapshots.decode(good, game, rules="", seq=1).game.view() == game.view()
+
+
+def test_the_consoles_wrong_pin_count_comes_back_from_a_snapshot(tmp_path: Path) -> None:
+    """A lockout must outlive a restart that loads a snapshot, not only a full replay."""
+    with Journal(tmp_path / "j.sqlite", key=KEY) as journal:
+        loop = _loop("blackjack", journal, snapshot_every=0)
+        loop.steps([SignInRefused(source="console", who="d01", failures=5, locked_for=120.0)])
+        loop.write_snapshot()
+        refused_at = datetime.datetime.fromisoformat(next(journal.entries()).wall)
+        again = _loop("blackjack", journal)
+        assert again.replay() == 0 and again.restored_from is not None  # from the snapshot
+        assert again.wrong_pins is not None
+        failures, until = again.wrong_pins
+        waits = datetime.datetime.fromisoformat(until) - refused_at
+        assert failures == 5 and 119 < waits.total_seconds() < 121

@@ -29,6 +29,7 @@ import pytest
 
 from controller.app.config import load_config
 from controller.app.demo import SimHands, act, sign_in_dealer
+from controller.app.run import JOURNAL_REFUSED
 from controller.app.table import RunningTable
 from controller.journal import checkpoint_path, plain_row_hash, row_hash
 from sim_hardware.dealer import BlackjackDealer
@@ -281,7 +282,7 @@ def test_an_older_changed_row_stops_the_table_and_the_next_start_is_refused(
 ) -> None:
     tamper(table, "UPDATE journal SET round = 77 WHERE seq = 4")
     result = tablectl("run", "--config", str(table), "--sim", timeout=90)
-    assert result.returncode == 1, result
+    assert result.returncode == JOURNAL_REFUSED, result  # the unit does not restart it
     assert "running" in result.stdout
     line = [x for x in result.stderr.splitlines() if x.startswith("tablectl run: ")]
     assert line == ["tablectl run: stopped: journal row 4: content changed since it was "
@@ -332,7 +333,7 @@ def test_a_supervisor_opens_a_new_journal_and_the_refused_one_is_kept(table: Pat
     tamper(table, f"UPDATE journal SET round = 77 WHERE seq = {row}")
     rows = last_seq(table)
     old = files(table)
-    assert tablectl("run", "--config", str(table), "--sim").returncode == 2
+    assert tablectl("run", "--config", str(table), "--sim").returncode == JOURNAL_REFUSED
 
     done = reopen(table, "s01", "2468", "row changed: ticket 4411")  # the example's supervisor
     assert done.returncode == 0, done.stderr

@@ -86,6 +86,10 @@
     body.dataset.state = view.state || "";
     $("table-name").textContent = `${state.table || "table"} · ${(state.game || "").toUpperCase()}`;
     $("sim").hidden = !state.simulated;
+    const demoPins = state.demo_pins || []; // staff still on the README's demo PINs
+    $("demo-pins").hidden = !demoPins.length;
+    $("demo-pins").textContent = `DEMO PINS: ${demoPins.join(", ")}`;
+    $("demo-pins").title = "These staff sign in with the demo PINs the README prints: give each a PIN of their own (tablectl pin-hash)";
     $("round").textContent = `${String(view.round_word || "round").toUpperCase()} ${state.round ?? ""}`;
     $("phase").textContent = String(view.state || "").replace(/_/g, " ").toUpperCase();
     const limits = state.limits || {};

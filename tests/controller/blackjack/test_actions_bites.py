@@ -11,6 +11,7 @@ from bj_script import DOUBLE, EVEN_MONEY, NEXT, NO_MORE_BETS, SPLIT
 
 from controller.blackjack import actions
 from controller.blackjack.actions import parse_spot
+from controller.blackjack.game import BlackjackGame
 from controller.blackjack.records import (
     Doubled,
     EvenMoneyElected,
@@ -21,7 +22,9 @@ from controller.blackjack.records import (
     WagerPlaced,
 )
 from controller.blackjack.rules import DoubleOn, OddStakes, Variants
-from controller.game.records import TABLE_VARIANT, ActionRefused
+from controller.errors import IllegalAction
+from controller.game.records import TABLE_LIMITS, TABLE_VARIANT, ActionRefused, LimitOverridden
+from controller.ports import SupervisorAction
 
 TV = TABLE_VARIANT
 
@@ -458,3 +461,113 @@ def test_table_variant_double_from_the_double_spot_in_large_chips() -> None:
     s.press(DOUBLE)
     assert s.of(Doubled) == [Doubled(1, 1, 10)]
     assert not s.of(ActionRefused)
+
+
+# --- the table's limits ([limits], the limit sign): they bind everyone -------------------
+
+LIMITS = Variants(minimum_wager=2, maximum_wager=100)
+OUTSIDE = "is outside the table's limits, 2 to 100 on the limit sign: only a supervisor's " \
+    "override, with the reason, lets it stand"  # fmt: skip
+
+
+def test_table_limits_a_wager_from_the_minimum_to_the_maximum_and_no_further() -> None:
+    t = betting(LIMITS).table
+    assert t.place_wager(1, 1, 2) == WagerPlaced(1, 1, 2)  # the minimum itself
+    assert t.place_wager(2, 1, 100) == WagerPlaced(2, 1, 100)  # the maximum itself
+    for amount in (1, 101):
+        assert refusal(lambda a=amount: t.place_wager(3, 1, a)) == (
+            TABLE_LIMITS,
+            f"a wager of {amount} {OUTSIDE}",
+        )
+    assert t.place_wager(1, 1, 0) == WagerPlaced(1, 1, 0)  # withdrawing is never outside
+    assert not t.can_place_wager(3, 1, 101) and t.can_place_wager(3, 1, 100)
+
+
+def test_table_limits_the_rules_alone_have_no_maximum_but_keep_a_minimum() -> None:
+    t = betting(Variants(minimum_wager=4)).table
+    assert t.place_wager(1, 1, 1_000_000) == WagerPlaced(1, 1, 1_000_000)
+    assert refusal(lambda: t.place_wager(2, 1, 2)) == (
+        TABLE_LIMITS,
+        "a wager of 2 is outside the table's limits, at least 4 on the limit sign: only a "
+        "supervisor's override, with the reason, lets it stand",
+    )
+
+
+def test_table_limits_bind_a_supervisors_change_wager() -> None:
+    s = betting(LIMITS)
+    t = s.table
+    assert refusal(lambda: t.change_wager("s01", 1, 1, 1_000_000)) == (
+        TABLE_LIMITS,
+        f"a wager of 1000000 {OUTSIDE}",
+    )
+    assert t.boxes[0].stakes == {} and t.take_outputs() == []
+    assert t.change_wager("s01", 1, 1, 100) == WagerChanged(1, 1, 0, 100, "s01")
+
+
+def test_table_limits_a_supervisors_override_lets_a_wager_stand_with_the_reason() -> None:
+    t = betting(LIMITS).table
+    assert refusal(lambda: t.override_limit("s01", 1, 1, 500, " ")) == (
+        TABLE_LIMITS,
+        "an override of the table's limits says why",
+    )
+    assert refusal(lambda: t.override_limit("s01", 1, 1, 100, "vip")) == (
+        TABLE_LIMITS,
+        "a wager of 100 is within the table's limits, 2 to 100: change it without an override",
+    )
+    assert refusal(lambda: t.override_limit("  ", 1, 1, 500, "vip")) == (
+        "4.1",
+        "a supervisor changing a wager must be named",
+    )
+    t.take_outputs()
+    t.place_wager(2, 1, 2)
+    assert t.override_limit("s01", 2, 2, 500, "  shift manager approved ") == WagerChanged(
+        2, 2, 0, 500, "s01"
+    )
+    assert t.boxes[1].stakes == {1: 2, 2: 500}
+    assert [o for o in t.take_outputs() if not isinstance(o, WagerPlaced)] == [
+        WagerChanged(2, 2, 0, 500, "s01"),
+        LimitOverridden("s01", "box2.p2", 500, 2, 100, "shift manager approved"),
+    ]
+
+
+def test_table_limits_an_override_keeps_every_other_check_of_a_wager() -> None:
+    t = betting(LIMITS).table
+    assert refusal(lambda: t.override_limit("s01", 1, 1, 501, "vip"))[0] == "10.1"  # 3 to 2
+    s = dealt({(1, 1): 4}, "9s 7d 8c", LIMITS)
+    assert refusal(lambda: s.table.override_limit("s01", 2, 1, 500, "vip")) == (
+        "4.2",
+        "no wager is made, altered or withdrawn after betting closed",
+    )
+
+
+def test_table_limits_the_game_takes_the_override_with_the_actions_reason() -> None:
+    game = BlackjackGame(LIMITS)
+    game.table = betting(LIMITS).table
+
+    def decide(decision: str, why: str = "", **args: object) -> list[object]:
+        action = SupervisorAction(
+            source="supervisor", who="s01", decision=decision, reason=why, args=dict(args)
+        )
+        return list(game.handle(action))
+
+    assert LimitOverridden("s01", "box1", 600, 2, 100, "vip") in decide(
+        "override_limit", "vip", box=1, person=1, amount=600
+    )
+    assert LimitOverridden("s01", "box2", 700, 2, 100, "from args") in decide(
+        "override_limit", box=2, person=1, amount=700, reason="from args"
+    )
+    for decision, args in (
+        ("override_limit", {"box": 3, "person": 1}),
+        ("override_limit", {"box": 3, "person": 1, "amount": 600, "spot": 3}),
+        ("change_wager", {"box": 3, "person": 1, "amount": 60, "reason": "x"}),
+        ("change_wager", {"box": 3, "person": "1", "amount": 60}),
+    ):
+        with pytest.raises(IllegalAction) as refused:
+            decide(decision, "x", **args)
+        assert (refused.value.rule, refused.value.reason) == (
+            "4.1",
+            f"{decision} takes a box, person, amount",
+        )
+    assert WagerChanged(3, 1, 0, 60, "s01") in decide(
+        "change_wager", "x", box=3, person=1, amount=60
+    )

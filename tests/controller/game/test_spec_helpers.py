@@ -38,7 +38,11 @@ def test_rule_11_5_the_notices_limits_become_the_wager_rules_fields() -> None:
     fields = {"minimum_wager": 10, "maximum_wager": 200, "chip_unit": 5}
     assert spec("poker").from_limits(10, 200, 5) == fields
     assert spec("baccarat").from_limits(10, 200, 5) == fields
-    assert spec("blackjack").from_limits(10, 200, 5) == {"smallest_chip": 5}
+    assert spec("blackjack").from_limits(10, 200, 5) == {  # the table's limits bind it too
+        "smallest_chip": 5,
+        "minimum_wager": 10,
+        "maximum_wager": 200,
+    }
 
 
 def test_the_console_calls_a_listed_action_with_its_cards_parsed() -> None:
