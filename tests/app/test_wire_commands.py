@@ -16,7 +16,7 @@ TABLECTL = [sys.executable, "-m", "controller.app.cli"]
 
 def test_sim_shoe_feeds_shoe_monitor_over_a_pty() -> None:
     shoe = subprocess.Popen(
-        [*TABLECTL, "sim-shoe", "--pty", "--seed", "5", "--deal-every", "0.05", "--count", "8"],
+        [*TABLECTL, "sim-shoe", "--pty", "--seed", "5", "--deal-every", "0.05"],  # till stopped
         stdout=subprocess.PIPE,
         text=True,
     )
