@@ -22,6 +22,7 @@ ALARM_WORDS = {
     "TableLost": "Table lost",
     "TableStarted": "Table restarted",
     "ChipAlarm": "Possible counterfeit chip",
+    "MessageRefused": "Message refused: not the table's",
 }
 
 DECISION_WORDS = {
