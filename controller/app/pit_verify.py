@@ -52,7 +52,7 @@ ROWS_AHEAD = 10_000  # what a table may be ahead of its last witnessed row, at l
 ALARM_EVERY = 10.0  # seconds: one refusal alarm per table this often, the rest counted
 WITNESS_EVERY = 1.0  # seconds: a table's witnessed head republished at most this often
 KINDS = ("status", "state", "event", "alarm")
-PIT_KEY_NAME = "pit-signing.key"
+PIT_KEY_NAME = "witness-signing.key"
 
 
 def load_floor_keys(path: Path) -> dict[str, Ed25519PublicKey]:

@@ -23,7 +23,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from pit_helpers import ROOT, Broker, DemoTable, make_config, write_config
+from pit_helpers import ROOT, Broker, DemoTable, folder_keys, make_config, write_config
 
 from controller.app.demo import SimHands, act, sign_in_dealer
 from controller.app.pit_view import PitView
@@ -130,6 +130,7 @@ def floor_scene(folder: Path, *, store: Path | None = None, pace: float = 0.15) 
             store=store if store is not None else folder / "pit.sqlite",
             floor_file=FLOOR_FILE,
             outage_grace=15.0,
+            table_keys=folder_keys(folder, DRIVEN, *(name for _, name in DEALING)),
         ).start()
         for game, name in DEALING:
             config = write_config(folder, game, name, broker.url, keepalive=3)
