@@ -2,7 +2,7 @@
 "Signatures").
 
 A message's body is a compact JSON object, ``B``. What goes on the wire is ``B`` with one
-last member added, ``,"sig":"<base64 signature>"}`` in place of its closing brace; the
+last member added, ``,"sig":"<signature, 128 hexadecimal digits>"}`` in place of its closing brace; the
 signature is over ``b"tablectl-pit-1\\n" + topic + b"\\n" + B``. So the topic (prefix,
 site, table id, kind) is bound into it: a message signed for one table's topic, or one
 kind of topic, does not verify on another. The reader takes the tail off, puts the brace
@@ -17,7 +17,6 @@ pit's floor file and the table's ``[pit] pit_public_key`` take.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import re
 from collections.abc import Mapping
@@ -34,7 +33,7 @@ DOMAIN = b"tablectl-pit-1\n"
 PUBLIC_PREFIX = "ed25519:"
 TABLE_KEY_WHAT = "the table's pit signing key"
 PIT_KEY_WHAT = "the pit's signing key"
-_TAIL = re.compile(rb',"sig":"([A-Za-z0-9+/]{86}==)"\}\Z')
+_TAIL = re.compile(rb',"sig":"([0-9a-f]{128})"\}\Z')
 
 
 class Refused(Exception):
@@ -49,7 +48,7 @@ def sign(key: Ed25519PrivateKey, topic: str, body: bytes) -> bytes:
     """``body`` (a JSON object's compact bytes, without a ``sig``) as it is sent."""
     if not body.endswith(b"}") or body == b"{}":
         raise ValueError("only a non-empty JSON object is signed")
-    signature = base64.b64encode(key.sign(signed_bytes(topic, body)))
+    signature = key.sign(signed_bytes(topic, body)).hex().encode()
     return body[:-1] + b',"sig":"' + signature + b'"}'
 
 
@@ -58,7 +57,7 @@ def split_signed(payload: bytes) -> tuple[bytes, bytes]:
     found = _TAIL.search(payload)
     if found is None or found.start() < 2:
         raise Refused("it is not signed")
-    return payload[: found.start()] + b"}", base64.b64decode(found.group(1))
+    return payload[: found.start()] + b"}", bytes.fromhex(found.group(1).decode())
 
 
 def verifies(key: Ed25519PublicKey, topic: str, body: bytes, signature: bytes) -> bool:
