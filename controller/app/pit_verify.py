@@ -101,14 +101,12 @@ def impossible_seq(seq: Any, witnessed: int | None, seconds: float) -> str:
 @dataclass
 class Seen:
     """What the gate keeps per table: the highest row taken and when, the last state's
-    time, and the alarms held back."""
+    time and the journal it named."""
 
     seq: int | None = None
     at: float = 0.0  # the view's monotonic clock, when ``seq`` was taken
     state_at: str = ""  # the newest state's own time (ISO 8601 UTC) taken
     origin: str = ""  # the journal's row-1 hash the newest state named
-    alarm_at: float | None = None
-    held: int = 0  # refusals since the last alarm
 
 
 class Gate:
@@ -125,6 +123,7 @@ class Gate:
         self.alarm = alarm
         self.clock = clock
         self.seen: dict[tuple[str, str], Seen] = {}
+        self.alarmed: dict[tuple[str, str, str], tuple[float, int]] = {}  # -> (when, held)
 
     def check(self, topic: str, payload: bytes) -> bytes | None:
         """The body to take (the bytes its table signed), or None: refused (alarmed) or
@@ -203,16 +202,21 @@ class Gate:
         return ""
 
     def _refuse(self, site: str, table: str, kind: str, why: str) -> None:
+        """One alarm per table and reason every `ALARM_EVERY` seconds: a flood of forged
+        messages is counted, not an alarm each."""
         text = f"refused a message on {table}'s {kind} topic: {why}"
-        seen = self.seen.setdefault((site, table), Seen())
         now = self.clock()
-        if seen.alarm_at is not None and now - seen.alarm_at < ALARM_EVERY:
-            seen.held += 1
+        name = (site, table, text)
+        last, held = self.alarmed.get(name, (None, 0))
+        if last is not None and now - last < ALARM_EVERY:
+            self.alarmed[name] = (last, held + 1)
             log.debug("table %s/%s: %s", site, table, text)
             return
-        if seen.held:
-            text += f" ({seen.held} more refused since the last alarm)"
-        seen.alarm_at, seen.held = now, 0
+        if held:
+            text += f" ({held} more refused since the last alarm)"
+        if len(self.alarmed) > 10_000:  # a flood of distinct reasons: forget the old ones
+            self.alarmed.clear()
+        self.alarmed[name] = (now, 0)
         log.error("table %s/%s: %s", site, table, text)
         self.alarm(site, table, text)
 
