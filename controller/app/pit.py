@@ -326,8 +326,10 @@ class PitPublisher:
         deadline = time.monotonic() + FLUSH_SECONDS
         while self.connected.is_set() and time.monotonic() < deadline:
             self._step()
+            latest = self._state is None or self._sent_state == self._state_version
             if not self._outstanding and not self._resync and self._sent >= self._last_seq():
-                break
+                if latest:  # the last state too: the pit's head is the journal's last row
+                    break
             self._wake.wait(0.05)
             self._wake.clear()
         self._take_notes()

@@ -241,15 +241,17 @@ class PitView(WebThread):
         self._witnessed(msg.topic)
 
     def _witnessed(self, topic: str) -> None:
-        """After a state or status: the head the view holds for that table, signed."""
+        """After a table's message: the newest row the view holds a hash of for that
+        table (its state's head, or a row after it), signed; at once when it stops."""
         parts = topic.split("/")
         site, table, kind = parts[-4], parts[-2], parts[-1]
         seen = self.floor.tables.get((site, table))
-        if seen is None or kind not in ("state", "status"):
+        if seen is None or not seen.heads:
             return
         origin = self.gate.seen[(site, table)].origin
         gone = kind == "status" and seen.status == "offline"
-        self.witness.head(site, table, seen.journal_seq, seen.journal_hash, origin, gone)
+        seq = max(seen.heads)
+        self.witness.head(site, table, seq, seen.heads[seq], origin, gone)
 
     def _publish_retained(self, topic: str, payload: bytes) -> None:
         self.client.publish(topic, payload, qos=1, retain=True)

@@ -296,6 +296,16 @@ def journal_row(config: Path, kind: str) -> dict[str, Any]:
             "actor": actor, "hash": digest, "redacted": []}  # fmt: skip
 
 
+def journal_figures(config: Path) -> tuple[int, int, int]:
+    """(rounds, drop, win) of the table's own journal: what the pit's figures must be."""
+    path = config.with_suffix(".sqlite")
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        rows = db.execute("SELECT payload FROM journal WHERE kind = 'RoundSettled'").fetchall()
+    settled = [json.loads(text) for (text,) in rows]
+    kept = [p for p in settled if not p.get("void")]
+    return len(kept), sum(p["wagers_in"] for p in kept), sum(p["house_result"] for p in kept)
+
+
 # --- forged rows with a stolen broker password --------------------------------------------
 
 
@@ -305,32 +315,31 @@ def test_a_forged_round_settled_with_the_tables_login_moves_no_figure(
     bj01 = playing["bj-01"]
     bj01.rounds(1)
     played(floor.view, bj01, "bj-01", 1)
-    before = figures(floor.view, "bj-01")
     settled = journal_row(floor.configs["bj-01"], "RoundSettled")
     forged = {**settled, "seq": settled["seq"] + 1000, "wall": now(), "hash": "f" * 64}
     forged["payload"] = {**settled["payload"], "house_result": 999_994, "wagers_in": 1}
+    forged_too = {**forged, "seq": settled["seq"] + 1001, "hash": "d" * 64}
     thief = Login(floor.broker.port, "bj-01")
     try:
         topic = f"{BASE}/bj-01/event"
         thief.send(topic, json.dumps(forged).encode())  # as the issue's attacker sent it
-        text = refused(floor.view, "bj-01", "not signed")
-        assert text == "refused a message on bj-01's event topic: it is not signed"
-        # signed, but with a key of the thief's own: refused too
-        thief.send(topic, signed(Ed25519PrivateKey.generate(), topic, forged))
-        text = refused(floor.view, "bj-01", "signature")
-        assert text == (
-            "refused a message on bj-01's event topic: its signature does not check out "
-            "(forged, or changed on the way)"
-        )
+        # signed, but with a key of the thief's own
+        thief.send(topic, signed(Ed25519PrivateKey.generate(), topic, forged_too))
     finally:
         thief.close()
-    after = figures(floor.view, "bj-01")
-    assert (after["rounds"], after["win"], after["drop"]) == (
-        before["rounds"],
-        before["win"],
-        before["drop"],
-    )
+    bj01.rounds(1)  # the real table deals on: its rows come after the forged ones
+    played(floor.view, bj01, "bj-01", 2)
+    rounds, drop, win = journal_figures(floor.configs["bj-01"])
+    shown = figures(floor.view, "bj-01")
+    assert (shown["rounds"], shown["drop"], shown["win"]) == (rounds, drop, win)
     assert all(r["payload"].get("house_result") != 999_994 for r in floor.view.figures()["rows"])
+    assert refused(floor.view, "bj-01", "not signed") == (
+        "refused a message on bj-01's event topic: it is not signed"
+    )
+    assert refused(floor.view, "bj-01", "signature") == (
+        "refused a message on bj-01's event topic: its signature does not check out "
+        "(forged, or changed on the way)"
+    )
 
 
 def test_a_forged_hold_cleared_does_not_clear_the_hold(
@@ -364,12 +373,15 @@ def test_a_forged_hold_cleared_does_not_clear_the_hold(
     thief = Login(floor.broker.port, "bj-01")
     try:
         thief.send(f"{BASE}/bj-01/event", json.dumps(cleared).encode())
-        text = refused(floor.view, "bj-01", "not signed")
     finally:
         thief.close()
-    assert text == "refused a message on bj-01's event topic: it is not signed"
+    playing["bj-02"].rounds(1)  # bj-02's rows reach the view after the forged one
+    played(floor.view, playing["bj-02"], "bj-02", 1)
     assert [e["cleared"] for e in held()] == [None]  # no "cleared by s01"
     assert row(floor.view, "bj-01")["hold"]  # still on HOLD on the floor
+    assert refused(floor.view, "bj-01", "not signed") == (
+        "refused a message on bj-01's event topic: it is not signed"
+    )
 
 
 def test_another_tables_key_a_replay_and_an_unknown_table_are_refused(
@@ -389,25 +401,28 @@ def test_another_tables_key_a_replay_and_an_unknown_table_are_refused(
         body["table"] = "bj-01"  # bj-02's settlement, dressed as bj-01's
         body["payload"] = {**body["payload"], "house_result": 500}
         thief.send(topic, signed(floor.keys["bj-02"], topic, body))
-        assert refused(floor.view, "bj-01", "bj-02's key") == (
-            "refused a message on bj-01's event topic: it is signed with bj-02's key"
-        )
         thief.send(topic, genuine)
-        assert refused(floor.view, "bj-01", "replayed") == (
-            "refused a message on bj-01's event topic: it is bj-02's event message, "
-            "replayed on bj-01's event topic"
-        )
         mine = Ed25519PrivateKey.generate()
         elsewhere = f"{BASE}/bj-09/event"
         stranger.send(elsewhere, signed(mine, elsewhere, {**body, "table": "bj-09"}))
-        assert refused(floor.view, "bj-09", "no key") == (
-            "refused a message on bj-09's event topic: the floor file has no key for table bj-09"
-        )
     finally:
         for client in (watcher, thief, stranger):
             client.close()
-    assert figures(floor.view, "bj-01").get("win", 0) == 0  # bj-01 has settled nothing
-    assert not any(t["table"] == "bj-09" and t["game"] for t in floor.view.floor.snapshot())
+    playing["bj-02"].rounds(1)  # after the forged ones
+    played(floor.view, playing["bj-02"], "bj-02", 2)
+    assert figures(floor.view, "bj-01")["rounds"] == 0  # bj-01 has settled nothing
+    assert figures(floor.view, "bj-01")["win"] == 0
+    assert figures(floor.view, "bj-09") == {}
+    assert refused(floor.view, "bj-01", "bj-02's key") == (
+        "refused a message on bj-01's event topic: it is signed with bj-02's key"
+    )
+    assert refused(floor.view, "bj-01", "replayed") == (
+        "refused a message on bj-01's event topic: it is bj-02's event message, "
+        "replayed on bj-01's event topic"
+    )
+    assert refused(floor.view, "bj-09", "no key") == (
+        "refused a message on bj-09's event topic: the floor file has no key for table bj-09"
+    )
 
 
 def test_a_state_with_an_impossible_seq_is_refused_and_leaves_no_head_alarm(
@@ -420,23 +435,16 @@ def test_a_state_with_an_impossible_seq_is_refused_and_leaves_no_head_alarm(
     thief = Login(floor.broker.port, "bj-01")
     try:
         assert watcher.wait(lambda raw: bool(raw))  # the retained state
-        _, genuine = watcher.raw[-1]
-        state = json.loads(genuine[: genuine.rindex(b',"sig":')] + b"}")
+        state = json.loads(watcher.raw[-1][1])
+        state.pop("sig", None)
         topic = f"{BASE}/bj-01/state"
         huge = {**state, "at": now(), "state": {**state["state"], "journal_seq": 10**9}}
         thief.send(topic, json.dumps(huge).encode(), retain=True)
-        assert refused(floor.view, "bj-01", "not signed").endswith("it is not signed")
         # the table's own key, as a table gone wrong would sign it
         thief.send(topic, signed(floor.keys["bj-01"], topic, huge), retain=True)
-        text = refused(floor.view, "bj-01", "1000000000")
-        assert text.startswith(
-            "refused a message on bj-01's state topic: its journal seq 1000000000 is more "
-            "than 10000 rows ahead of row "
-        )
         for seq in (-1, "12", True):
             odd = {**state, "at": now(), "state": {**state["state"], "journal_seq": seq}}
             thief.send(topic, signed(floor.keys["bj-01"], topic, odd))
-            refused(floor.view, "bj-01", f"journal seq {seq!r}" if seq != -1 else "negative")
     finally:
         watcher.close()
         thief.close()
@@ -446,6 +454,13 @@ def test_a_state_with_an_impossible_seq_is_refused_and_leaves_no_head_alarm(
     assert shown["journal_alarm"] == ""
     assert shown["journal_seq"] == bj01.table.journal.head.seq
     assert not any(a["kind"] == "JournalHead" for a in floor.view.floor.alarms())
+    assert refused(floor.view, "bj-01", "not signed").endswith("it is not signed")
+    assert refused(floor.view, "bj-01", "1000000000").startswith(
+        "refused a message on bj-01's state topic: its journal seq 1000000000 is more "
+        "than 10000 rows ahead of row "
+    )
+    for why in ("journal seq -1 is negative", "journal seq '12' is not", "seq True is not"):
+        refused(floor.view, "bj-01", why)
 
 
 # --- the pit's signed witness, checked by the table before it deals -----------------------
