@@ -326,10 +326,11 @@ class PitPublisher:
         deadline = time.monotonic() + FLUSH_SECONDS
         while self.connected.is_set() and time.monotonic() < deadline:
             self._step()
+            # the last state goes too: the head the pit holds is then the journal's last row
             latest = self._state is None or self._sent_state == self._state_version
-            if not self._outstanding and not self._resync and self._sent >= self._last_seq():
-                if latest:  # the last state too: the pit's head is the journal's last row
-                    break
+            done = not self._outstanding and not self._resync and self._sent >= self._last_seq()
+            if done and latest:
+                break
             self._wake.wait(0.05)
             self._wake.clear()
         self._take_notes()

@@ -2,7 +2,7 @@
 "Signatures").
 
 A message's body is a compact JSON object, ``B``. What goes on the wire is ``B`` with one
-last member added, ``,"sig":"<signature, 128 hexadecimal digits>"}`` in place of its closing brace; the
+last member, ``,"sig":"<128 hexadecimal digits>"}`` in place of its closing brace; the
 signature is over ``b"tablectl-pit-1\\n" + topic + b"\\n" + B``. So the topic (prefix,
 site, table id, kind) is bound into it: a message signed for one table's topic, or one
 kind of topic, does not verify on another. The reader takes the tail off, puts the brace
