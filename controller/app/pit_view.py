@@ -199,16 +199,13 @@ class PitView(WebThread):
         areas = load_floor_file(floor_file) if floor_file is not None else {}
         keys = load_floor_keys(floor_file) if floor_file is not None else {}
         keys |= {t: parse_public(k, f"the key of {t}") for t, k in (table_keys or {}).items()}
-        if isinstance(signing_key, Ed25519PrivateKey):
-            self.signing_key = signing_key
-        elif signing_key is not None:
-            self.signing_key = pit_key(Path(signing_key))
-        elif store is not None:
-            self.signing_key = pit_key(Path(store).parent / PIT_KEY_NAME)
-        else:
-            self.signing_key = Ed25519PrivateKey.generate()
         self.areas = area_order(floor_file)
         self.store = PitStore(store if store is not None else ":memory:")
+        try:
+            self.signing_key = _signing_key(signing_key, store)
+        except (TableError, OSError):
+            self.store.close()
+            raise
         self.floor = Floor(store=self.store, areas=areas, outage_grace=outage_grace)
         self.gate = Gate(keys, self.floor.refused)  # a message believed, or refused
         self.prefix = prefix
@@ -475,6 +472,20 @@ class PitView(WebThread):
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         return response
+
+
+def _signing_key(
+    given: Path | Ed25519PrivateKey | None, store: Path | str | None
+) -> Ed25519PrivateKey:
+    """The pit's key: given, in the file given, beside the store (made on the first
+    start), or, for a view with no store, one of its own life only."""
+    if isinstance(given, Ed25519PrivateKey):
+        return given
+    if given is not None:
+        return pit_key(Path(given))
+    if store is not None:
+        return pit_key(Path(store).parent / PIT_KEY_NAME)
+    return Ed25519PrivateKey.generate()
 
 
 def _aware(text: Any) -> float | None:
