@@ -148,13 +148,15 @@ def test_a_shift_on_the_floor_page(tmp_path: Path, browser: Any) -> None:
             text = row_text(page, "bj-02")
             assert "OFFLINE" in text and re.search(r"since \d\d:\d\d:\d\d", text)
             assert "connection lost: crash, power or network" in text and "last known" in text
-            red = page.locator(f"{lost} td").first.evaluate(
-                "(td) => getComputedStyle(td).backgroundColor"
-            )
+            # read in one go in the page: the row's cells are rebuilt at every update, and
+            # a cell read between two steps may already be detached (no style at all)
+            colours = """(row) => {
+                const r = document.querySelector(row);
+                return [r.querySelector("td"), r.querySelector(".pill")].map(
+                    (e) => getComputedStyle(e).backgroundColor);
+            }"""
+            red, pill = page.evaluate(colours, lost)
             assert red == "rgb(58, 23, 25)", red
-            pill = page.locator(f"{lost} .pill").evaluate(
-                "(p) => getComputedStyle(p).backgroundColor"
-            )
             assert pill == "rgb(229, 72, 77)", pill
             page.wait_for_selector('.tile.s-offline.flash[data-table="bj-02"]')
             page.wait_for_selector('#alarm-log li[data-kind="TableLost"].flash')
