@@ -398,7 +398,7 @@ def test_another_tables_key_a_replay_and_an_unknown_table_are_refused(
         _, genuine = watcher.raw[-1]
         topic = f"{BASE}/bj-01/event"
         body = {**journal_row(floor.configs["bj-02"], "RoundSettled"), "wall": now()}
-        body["table"] = "bj-01"  # bj-02's settlement, dressed as bj-01's
+        body["table"], body["hash"] = "bj-01", "c" * 64  # bj-02's settlement, as bj-01's
         body["payload"] = {**body["payload"], "house_result": 500}
         thief.send(topic, signed(floor.keys["bj-02"], topic, body))
         thief.send(topic, genuine)
