@@ -18,18 +18,21 @@ head), signed with the pit's key: the table reads it before it deals
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import json
 import logging
+import sys
 import time
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from controller.app.pit_floor import Floor
 from controller.app.pit_signing import (
     PIT_KEY_WHAT,
     Refused,
@@ -37,12 +40,13 @@ from controller.app.pit_signing import (
     open_signed,
     parse_public,
     private_key,
+    public_text,
     sign,
     split_signed,
     verifies,
 )
 from controller.app.pit_witness import witness_topic
-from controller.errors import ConfigError
+from controller.errors import ConfigError, TableError
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +57,7 @@ ALARM_EVERY = 10.0  # seconds: one refusal alarm per table this often, the rest 
 WITNESS_EVERY = 1.0  # seconds: a table's witnessed head republished at most this often
 KINDS = ("status", "state", "event", "alarm")
 PIT_KEY_NAME = "witness-signing.key"
+SigningKey = Path | Ed25519PrivateKey | None
 
 
 def load_floor_keys(path: Path) -> dict[str, Ed25519PublicKey]:
@@ -66,6 +71,54 @@ def load_floor_keys(path: Path) -> dict[str, Ed25519PublicKey]:
     if not isinstance(keys, dict):
         raise ConfigError(f"--floor {path}: [keys] must be a table of table id = key")
     return {str(t): parse_public(k, f"--floor {path}: keys.{t}") for t, k in keys.items()}
+
+
+def view_keys(floor_file: Path | None, table_keys: Mapping[str, str] | None) -> dict[str, Any]:
+    """The keys the view believes: the floor file's ``[keys]``, and ``table_keys``."""
+    keys = load_floor_keys(floor_file) if floor_file is not None else {}
+    return keys | {t: parse_public(k, f"the key of {t}") for t, k in (table_keys or {}).items()}
+
+
+def view_signing_key(given: SigningKey, store: Path | str | None) -> Ed25519PrivateKey:
+    """The pit's key: given, in the file given, beside the store (made on the first
+    start), or, for a view with no store, one of its own life only."""
+    if isinstance(given, Ed25519PrivateKey):
+        return given
+    if given is not None:
+        return pit_key(Path(given))
+    if store is not None:
+        return pit_key(Path(store).parent / PIT_KEY_NAME)
+    return Ed25519PrivateKey.generate()
+
+
+def add_key_arguments(parser: argparse.ArgumentParser) -> None:
+    """``tablectl pit``'s own key (the tables' keys are in the ``--floor`` file)."""
+    parser.add_argument(
+        "--signing-key",
+        default=None,
+        metavar="PATH",
+        help=f"the pit's own signing key (default {PIT_KEY_NAME} beside the store; made on "
+        "the first start, 0600)",
+    )
+    parser.add_argument(
+        "--public-key",
+        action="store_true",
+        help="print the pit's public key (for the tables' [pit] pit_public_key) and exit",
+    )
+
+
+def key_path(args: argparse.Namespace) -> Path:
+    return Path(args.signing_key or Path(args.store).parent / PIT_KEY_NAME)
+
+
+def print_public_key(args: argparse.Namespace, out: TextIO) -> int:
+    """``tablectl pit --public-key``: the pit's public key, its key made if missing."""
+    try:
+        print(public_text(pit_key(key_path(args))), file=out)
+    except (TableError, OSError) as exc:
+        print(f"tablectl pit: {exc}", file=sys.stderr)
+        return 2
+    return 0
 
 
 def pit_key(path: Path) -> Ed25519PrivateKey:
@@ -275,3 +328,36 @@ def _stamp(text: str) -> float | None:
     except ValueError:
         return None
     return None if stamp.tzinfo is None else stamp.timestamp()
+
+
+class Trust:
+    """The floor view's side of the signatures: `Gate` in front of its message handling,
+    `Witness` after it. ``publish(topic, payload, qos, retain)``: the view's MQTT client."""
+
+    def __init__(
+        self,
+        floor: Floor,
+        keys: Mapping[str, Ed25519PublicKey],
+        key: Ed25519PrivateKey,
+        prefix: str,
+        publish: Callable[..., Any],
+    ) -> None:
+        self.floor = floor
+        self.gate = Gate(keys, floor.refused)
+        self.witness = Witness(key, prefix, lambda t, p: publish(t, p, qos=1, retain=True))
+
+    def check(self, topic: str, payload: bytes) -> bytes | None:
+        return self.gate.check(topic, payload)
+
+    def witnessed(self, topic: str) -> None:
+        """After a table's message: the newest row the view holds a hash of for that
+        table (its state's head, or a row after it), signed; at once when it stops."""
+        parts = topic.split("/")
+        site, table, kind = parts[-4], parts[-2], parts[-1]
+        seen = self.floor.tables.get((site, table))
+        if seen is None or not seen.heads:
+            return
+        origin = self.gate.seen[(site, table)].origin
+        gone = kind == "status" and seen.status == "offline"
+        seq = max(seen.heads)
+        self.witness.head(site, table, seq, seen.heads[seq], origin, gone)

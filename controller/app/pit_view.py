@@ -38,7 +38,6 @@ from pathlib import Path
 from typing import Any, Self, TextIO
 
 from aiohttp import web
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from controller.app.cli import seconds, tcp_port
 from controller.app.config import PitConfig
@@ -48,9 +47,16 @@ from controller.app.pit_figures import figures_csv, series, shift_figures, svg_c
 from controller.app.pit_floor import Floor, TableSeen, iso
 from controller.app.pit_import import import_journals
 from controller.app.pit_link import make_client, parse_broker
-from controller.app.pit_signing import parse_public, public_text
 from controller.app.pit_store import PitStore, PitStoreError
-from controller.app.pit_verify import PIT_KEY_NAME, Gate, Witness, load_floor_keys, pit_key
+from controller.app.pit_verify import (
+    SigningKey,
+    Trust,
+    add_key_arguments,
+    key_path,
+    print_public_key,
+    view_keys,
+    view_signing_key,
+)
 from controller.app.webthread import WebThread
 from controller.errors import ConfigError, TableError
 
@@ -132,25 +138,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the pit's own SQLite file: the shift, its rows, acknowledgements "
         "(default ./tablectl-pit.sqlite)",
     )
-    parser.add_argument(
-        "--floor",
-        default=None,
-        metavar="FILE",
-        help="the floor plan (TOML): its areas, and in [keys] the public key of every table "
-        "the view believes",
-    )
-    parser.add_argument(
-        "--signing-key",
-        default=None,
-        metavar="PATH",
-        help=f"the pit's own signing key (default {PIT_KEY_NAME} beside the store; made on "
-        "the first start, 0600)",
-    )
-    parser.add_argument(
-        "--public-key",
-        action="store_true",
-        help="print the pit's public key (for the tables' [pit] pit_public_key) and exit",
-    )
+    parser.add_argument("--floor", default=None, metavar="FILE", help="the floor plan (TOML)")
+    add_key_arguments(parser)  # --signing-key, --public-key; the tables' keys: --floor
     parser.add_argument(
         "--import-journal",
         action="append",
@@ -189,7 +178,7 @@ class PitView(WebThread):
         floor_file: Path | None = None,
         outage_grace: float = 20.0,
         table_keys: Mapping[str, str] | None = None,
-        signing_key: Path | Ed25519PrivateKey | None = None,
+        signing_key: SigningKey = None,
     ) -> None:
         """``table_keys``: table id -> public key, beside those of the floor file's
         [keys]; ``signing_key``: the pit's key, or its file (default beside the store;
@@ -197,17 +186,15 @@ class PitView(WebThread):
         super().__init__(host, port)
         parse_broker(broker)  # a bad URL or floor file is refused before any file is made
         areas = load_floor_file(floor_file) if floor_file is not None else {}
-        keys = load_floor_keys(floor_file) if floor_file is not None else {}
-        keys |= {t: parse_public(k, f"the key of {t}") for t, k in (table_keys or {}).items()}
+        keys = view_keys(floor_file, table_keys)
         self.areas = area_order(floor_file)
         self.store = PitStore(store if store is not None else ":memory:")
         try:
-            self.signing_key = _signing_key(signing_key, store)
+            signing = view_signing_key(signing_key, store)
         except (TableError, OSError):
             self.store.close()
             raise
         self.floor = Floor(store=self.store, areas=areas, outage_grace=outage_grace)
-        self.gate = Gate(keys, self.floor.refused)  # a message believed, or refused
         self.prefix = prefix
         self.quiet_after = quiet_after
         pit = PitConfig(
@@ -224,34 +211,18 @@ class PitView(WebThread):
         self.client.on_disconnect = self._on_disconnect
         self.boards = GameViews()  # a picked table's view, for its game's own drawing
         self.client.on_message = lambda client, userdata, msg: self._message(msg)
-        self.witness = Witness(self.signing_key, prefix, self._publish_retained)
+        self.trust = Trust(self.floor, keys, signing, prefix, self.client.publish)
         self.floor.listeners.append(self._wake)
         self._figures: tuple[tuple[Any, ...], dict[str, Any]] | None = None
 
     def _message(self, msg: Any) -> None:
         """A table's message, taken only if its table signed it (`pit_verify.Gate`)."""
-        payload = self.gate.check(msg.topic, bytes(msg.payload))
+        payload = self.trust.check(msg.topic, bytes(msg.payload))
         if payload is None:
             return
         self.boards.take(msg.topic, payload)
         self.floor.take(msg.topic, payload, bool(msg.retain))
-        self._witnessed(msg.topic)
-
-    def _witnessed(self, topic: str) -> None:
-        """After a table's message: the newest row the view holds a hash of for that
-        table (its state's head, or a row after it), signed; at once when it stops."""
-        parts = topic.split("/")
-        site, table, kind = parts[-4], parts[-2], parts[-1]
-        seen = self.floor.tables.get((site, table))
-        if seen is None or not seen.heads:
-            return
-        origin = self.gate.seen[(site, table)].origin
-        gone = kind == "status" and seen.status == "offline"
-        seq = max(seen.heads)
-        self.witness.head(site, table, seq, seen.heads[seq], origin, gone)
-
-    def _publish_retained(self, topic: str, payload: bytes) -> None:
-        self.client.publish(topic, payload, qos=1, retain=True)
+        self.trust.witnessed(msg.topic)  # the head the view now holds, signed
 
     @property
     def broker_connected(self) -> bool:
@@ -474,20 +445,6 @@ class PitView(WebThread):
         return response
 
 
-def _signing_key(
-    given: Path | Ed25519PrivateKey | None, store: Path | str | None
-) -> Ed25519PrivateKey:
-    """The pit's key: given, in the file given, beside the store (made on the first
-    start), or, for a view with no store, one of its own life only."""
-    if isinstance(given, Ed25519PrivateKey):
-        return given
-    if given is not None:
-        return pit_key(Path(given))
-    if store is not None:
-        return pit_key(Path(store).parent / PIT_KEY_NAME)
-    return Ed25519PrivateKey.generate()
-
-
 def _aware(text: Any) -> float | None:
     """An ISO 8601 time with its offset (``Z``, ``+13:00``) as a POSIX time, else None."""
     try:
@@ -500,14 +457,8 @@ def _aware(text: Any) -> float | None:
 def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     if args.import_journal:
         return import_journals(args, out)
-    signing_key = Path(args.signing_key or Path(args.store).parent / PIT_KEY_NAME)
     if args.public_key:
-        try:
-            print(public_text(pit_key(signing_key)), file=out)
-        except (TableError, OSError) as exc:
-            print(f"tablectl pit: {exc}", file=sys.stderr)
-            return 2
-        return 0
+        return print_public_key(args, out)
     try:
         password = broker_password(args)
         floor_file = Path(args.floor) if args.floor else None
@@ -523,7 +474,7 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
             store=Path(args.store),
             floor_file=floor_file,
             outage_grace=args.outage_grace,
-            signing_key=signing_key,
+            signing_key=key_path(args),
         ).start()
     except (TableError, OSError, PitStoreError) as exc:
         print(f"tablectl pit: {exc}", file=sys.stderr)
