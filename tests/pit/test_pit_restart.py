@@ -57,9 +57,7 @@ def test_the_shift_survives_a_restart_of_the_pit_view(
         view.close()
 
         assert table.wait_actions(40), table.output()  # the table deals on, the view is away
-        view = PitView(
-            broker.url, port=0, store=store, table_keys=folder_keys(tmp_path, TABLE)
-        ).start()
+        view = PitView(broker.url, port=0, store=store, table_keys=keys).start()
         assert view.floor.shift_start == start
         assert view.store.get("shift_by") == "Anna Reid"
         table.stop()
@@ -75,9 +73,7 @@ def test_the_shift_survives_a_restart_of_the_pit_view(
         store.unlink()  # the store lost: the tables from the broker's retained topics
         for extra in ("-wal", "-shm"):
             Path(f"{store}{extra}").unlink(missing_ok=True)
-        view = PitView(
-            broker.url, port=0, store=store, table_keys=folder_keys(tmp_path, TABLE)
-        ).start()
+        view = PitView(broker.url, port=0, store=store, table_keys=keys).start()
         assert view.floor.wait_for(
             lambda f: any(t["table"] == TABLE and t["shown"] == "closed" and t["round"] for t in f),
             30,
@@ -105,9 +101,7 @@ def test_the_shift_survives_a_restart_of_the_pit_view(
         args = parser.parse_args([*given, "--import-journal", f"{TABLE}={export}"])
         assert run(args, out=line) == 0 and line.getvalue().startswith(f"{TABLE}: ")
         assert run(args, out=io.StringIO()) == 0  # again: each row once
-        view = PitView(
-            broker.url, port=0, store=store, table_keys=folder_keys(tmp_path, TABLE)
-        ).start()
+        view = PitView(broker.url, port=0, store=store, table_keys=keys).start()
         view.floor.set_shift(start, "Anna Reid")  # the manager sets the shift's start back
         assert view.floor.wait_for(agree, 10), (view.figures()["tables"], expected)
     finally:
