@@ -53,7 +53,7 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     except ConfigError as exc:
         print(f"tablectl secrets: {exc}", file=sys.stderr)
         return 2
-    if args.public_key:
+    if getattr(args, "public_key", False):  # a caller's own Namespace may not name it
         return public_key(config, out)
     failed = False
     path = config.console_secret_file
