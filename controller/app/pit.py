@@ -35,6 +35,11 @@ path under ``redacted``; the full row goes to the restricted topic, or to the ha
 reveal. Blackjack here is the New Zealand no-hole-card
 game, dealt all face up, so nothing of it is withheld.
 
+Every message is signed with the table's Ed25519 key (`pit_signing`: over the topic and
+the exact bytes sent, the privacy walk already done), so the pit believes nothing a
+stolen broker password writes. The Last Will is signed once, when the publisher is made:
+it says only that this table, since then, may be lost (docs/mqtt.md, "Signatures").
+
 Where the parts live: the journal reads (`pit_reader.JournalReader`), the cursor file
 (`pit_cursor`), the broker URL, topics and paho client (`pit_link`), the privacy walk
 (`pit_privacy`). This module is the publisher's thread and what a row becomes.
@@ -57,6 +62,7 @@ from controller.app.pit_cursor import Cursor, cursor_path
 from controller.app.pit_link import make_client, parse_broker, topic_base
 from controller.app.pit_privacy import Marks, names_a_card, public_payload, withhold
 from controller.app.pit_reader import JournalReader
+from controller.app.pit_signing import public_text, sign, signing_key_path, table_signing_key
 from controller.errors import ConfigError, TableError
 
 __all__ = [  # the pit's public names, importable from here wherever they live
@@ -124,13 +130,25 @@ class PitPublisher:
         self.private = spec.private_cards
         self.marks = Marks.for_game(spec)  # the fields its records mark private
         self.hand_end = spec.round_end
+        made = not signing_key_path(config).exists()
+        self.signing_key = table_signing_key(config, create=True)
+        if made:
+            log.warning(
+                "made the table's pit signing key %s; its public key, for the pit's floor "
+                "file: %s = %r",
+                signing_key_path(config),
+                config.table_id,
+                public_text(self.signing_key),
+            )
+        self.origin = ""  # the hash of the journal's row 1: which journal the heads are of
         # the client id is the login, as the broker binds it (deploy/mosquitto/mosquitto.conf)
         client_id = self.pit.username or f"tablectl-{config.site}-{config.table_id}"
         self.client, self.host, self.port = make_client(self.pit, client_id)
         self.client.max_inflight_messages_set(0)  # our window bounds it; nothing is "queued"
         self.client.max_queued_messages_set(0)
+        will = f"{self.base}/status"
         self.client.will_set(
-            f"{self.base}/status", self._status("offline", "connection lost"), qos=1, retain=True
+            will, self._signed(will, self._status("offline", "connection lost")), 1, True
         )
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
@@ -171,7 +189,8 @@ class PitPublisher:
         try:
             self._journal = JournalReader(self.journal_path)
             # keyed by the journal's first row too: a new journal starts from its row 1
-            key = f"{self.pit.broker}|{self.base}|{self._journal.first_hash()}"
+            self.origin = self._journal.first_hash()
+            key = f"{self.pit.broker}|{self.base}|{self.origin}"
             self.cursor = Cursor(cursor_path(self.journal_path), key)
         except sqlite3.Error as exc:
             raise PitError(f"the pit feed cannot open {self.journal_path}: {exc}") from exc
@@ -308,14 +327,18 @@ class PitPublisher:
         deadline = time.monotonic() + FLUSH_SECONDS
         while self.connected.is_set() and time.monotonic() < deadline:
             self._step()
-            if not self._outstanding and not self._resync and self._sent >= self._last_seq():
+            # the last state goes too: the head the pit holds is then the journal's last row
+            latest = self._state is None or self._sent_state == self._state_version
+            done = not self._outstanding and not self._resync and self._sent >= self._last_seq()
+            if done and latest:
                 break
             self._wake.wait(0.05)
             self._wake.clear()
         self._take_notes()
         if self.connected.is_set() and not self._resync:
+            topic = f"{self.base}/status"
             info = self.client.publish(
-                f"{self.base}/status", self._status("offline", "stopped"), 1, True
+                topic, self._signed(topic, self._status("offline", "stopped")), 1, True
             )
             try:
                 info.wait_for_publish(timeout=1.0)
@@ -349,8 +372,11 @@ class PitPublisher:
                     self.acked_seq = seq
                     self.acked.notify_all()
 
+    def _signed(self, topic: str, body: bytes) -> bytes:
+        return sign(self.signing_key, topic, body)
+
     def _send(self, topic: str, payload: bytes, retain: bool, seq: int | None) -> None:
-        info = self.client.publish(topic, payload, qos=1, retain=retain)
+        info = self.client.publish(topic, self._signed(topic, payload), qos=1, retain=retain)
         self._outstanding[info.mid] = seq
         if seq is not None:
             self._left[seq] = self._left.get(seq, 0) + 1
@@ -420,7 +446,8 @@ class PitPublisher:
         withheld: dict[str, Any] = {}
         if self.private:
             state = withhold(state, withheld)
-        return {**self._header(), "at": _now(), "state": state, "redacted": list(withheld)}
+        body = {**self._header(), "at": _now(), "origin": self.origin, "state": state}
+        return {**body, "redacted": list(withheld)}
 
     def _state_payload(self, state: dict[str, Any]) -> bytes:
         return _dumps(self.state_message(state))

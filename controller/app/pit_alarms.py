@@ -22,7 +22,9 @@ log = logging.getLogger(__name__)
 
 HEADS_KEPT = 4096  # journal hashes remembered per table, to see a fork at a row seen before
 LOG_KEPT = 500  # alarm log entries kept in memory (the shift's newest)
-ALERTS = frozenset({"hold", "lost", "device", "fault", "journal", "counterfeit", "override"})
+ALERTS = frozenset(
+    {"hold", "lost", "device", "fault", "journal", "counterfeit", "override", "refused"}
+)
 WITHHELD = "(the message is withheld: it names a card)"
 
 
@@ -190,6 +192,13 @@ class AlarmLog:
         key = f"{site}/{table}/journal@{at}"
         base = {"id": key, "at": at, "site": site, "table": table, "kind": "JournalHead"}
         self._add({**base, "words": ALARM_WORDS["JournalHead"], "severity": "journal",
+                   "rule": "", "message": text})  # fmt: skip
+
+    def refused(self, site: str, table: str, at: str, text: str) -> None:
+        """A message the view did not believe (`pit_verify.Gate`): nothing of it taken."""
+        key = f"{site}/{table}/refused@{at}"
+        base = {"id": key, "at": at, "site": site, "table": table, "kind": "MessageRefused"}
+        self._add({**base, "words": ALARM_WORDS["MessageRefused"], "severity": "refused",
                    "rule": "", "message": text})  # fmt: skip
 
     def table_lost(

@@ -284,6 +284,19 @@ class Floor:
             seen.dealer = state.get("dealer")
         seen.recovered = bool(state.get("recovered"))
 
+    def refused(self, site: str, table: str, text: str) -> None:
+        """A message on a table's topic the view did not believe (`pit_verify.Gate`)."""
+        with self.changed:
+            at = iso(self.wall())
+            self.log.refused(site, table, at, text)
+            seen = self.tables.get((site, table))
+            if seen is not None:
+                item = {"seq": None, "severity": "refused", "rule": "", "wall": at}
+                seen.alarms.appendleft({**item, "kind": "MessageRefused", "message": text})
+            self.rows_version += 1
+            self._changed()
+        self._notify()
+
     # --- what the page shows ------------------------------------------------------------
 
     def _in_outage_grace(self) -> bool:

@@ -77,6 +77,14 @@ class JournalReader:
         path = members[-1][1]
         return int(self._query(path, "SELECT COALESCE(MAX(seq), 0) FROM journal")[0][0])
 
+    def hash_at(self, seq: int) -> str | None:
+        """Row ``seq``'s stored hash, from the file of the set that holds it (None: none)."""
+        held = [p for first, p in self._members() if first <= seq]
+        if not held:
+            return None
+        row = self._query(held[-1], "SELECT hash FROM journal WHERE seq = ?", (seq,))
+        return str(row[0][0]) if row else None
+
     def rows_after(self, seq: int, limit: int) -> list[tuple[Any, ...]]:
         """At most ``limit`` rows after ``seq``, in order, as `ROW` names their columns,
         from as many files as they are in."""

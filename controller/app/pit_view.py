@@ -36,6 +36,7 @@ import signal
 import sys
 import threading
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Self, TextIO
 
@@ -53,6 +54,15 @@ from controller.app.pit_link import make_client, parse_broker
 from controller.app.pit_shift import SHIFT_TIME_WORDS, shift_time
 from controller.app.pit_staff import PitStaff, load_pit_staff
 from controller.app.pit_store import PitStore, PitStoreError
+from controller.app.pit_verify import (
+    SigningKey,
+    Trust,
+    add_key_arguments,
+    key_path,
+    print_public_key,
+    view_keys,
+    view_signing_key,
+)
 from controller.app.webthread import WebThread
 from controller.errors import ConfigError, TableError
 
@@ -134,6 +144,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(default ./tablectl-pit.sqlite)",
     )
     parser.add_argument("--floor", default=None, metavar="FILE", help="the floor plan (TOML)")
+    add_key_arguments(parser)  # --signing-key, --public-key; the tables' keys: --floor
     parser.add_argument(
         "--staff",
         default=None,
@@ -188,12 +199,23 @@ class PitView(WebThread):
         outage_grace: float = 20.0,
         staff: PitStaff | None = None,
         server_names: tuple[str, ...] = (),
+        table_keys: Mapping[str, str] | None = None,
+        signing_key: SigningKey = None,
     ) -> None:
+        """``table_keys``: table id -> public key, beside those of the floor file's
+        [keys]; ``signing_key``: the pit's key, or its file (default beside the store;
+        a view with no store signs with a key of its own life only)."""
         super().__init__(host, port)
         parse_broker(broker)  # a bad URL or floor file is refused before any file is made
         areas = load_floor_file(floor_file) if floor_file is not None else {}
+        keys = view_keys(floor_file, table_keys)
         self.areas = area_order(floor_file)
         self.store = PitStore(store if store is not None else ":memory:")
+        try:
+            signing = view_signing_key(signing_key, store)
+        except (TableError, OSError):
+            self.store.close()
+            raise
         self.floor = Floor(store=self.store, areas=areas, outage_grace=outage_grace)
         self.prefix = prefix
         self.quiet_after = quiet_after
@@ -213,6 +235,7 @@ class PitView(WebThread):
         self.client.on_disconnect = self._on_disconnect
         self.boards = GameViews()  # a picked table's view, for its game's own drawing
         self.client.on_message = lambda client, userdata, msg: self._message(msg)
+        self.trust = Trust(self.floor, keys, signing, prefix, self.client.publish)
         self.floor.listeners.append(self._wake)
         self._figures: tuple[tuple[Any, ...], dict[str, Any]] | None = None
         self.door = FloorDoor(
@@ -224,9 +247,13 @@ class PitView(WebThread):
         )
 
     def _message(self, msg: Any) -> None:
-        payload = bytes(msg.payload)
+        """A table's message, taken only if its table signed it (`pit_verify.Gate`)."""
+        payload = self.trust.check(msg.topic, bytes(msg.payload))
+        if payload is None:
+            return
         self.boards.take(msg.topic, payload)
         self.floor.take(msg.topic, payload, bool(msg.retain))
+        self.trust.witnessed(msg.topic)  # the head the view now holds, signed
 
     @property
     def broker_connected(self) -> bool:
@@ -434,6 +461,8 @@ class PitView(WebThread):
 def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     if args.import_journal:
         return import_journals(args, out)
+    if args.public_key:
+        return print_public_key(args, out)
     try:
         password = broker_password(args)
         floor_file = Path(args.floor) if args.floor else None
@@ -452,6 +481,7 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
             outage_grace=args.outage_grace,
             staff=staff,
             server_names=tuple(args.server_name),
+            signing_key=key_path(args),
         ).start()
     except (TableError, OSError, PitStoreError) as exc:
         print(f"tablectl pit: {exc}", file=sys.stderr)

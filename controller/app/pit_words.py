@@ -23,6 +23,7 @@ ALARM_WORDS = {
     "TableStarted": "Table restarted",
     "ChipAlarm": "Possible counterfeit chip",
     "LimitOverridden": "Table limit overridden",
+    "MessageRefused": "Message refused: not the table's",
 }
 
 DECISION_WORDS = {

@@ -155,6 +155,40 @@ def check_pit(config: TableConfig, at: Where) -> None:
         raise at.error(f"must be 1 to 65535 seconds, not {pit.keepalive}", "pit", "keepalive")
     if pit.key_file and not pit.cert_file:
         raise at.error("a key_file needs its cert_file", "pit", "key_file")
+    check_pit_keys(config, at)
+
+
+def check_pit_keys(config: TableConfig, at: Where) -> None:
+    """The pit's public key parses; the table's signing key, when there, is one only the
+    service can read (a missing one is made by `tablectl run` or `tablectl secrets`)."""
+    from controller.app.pit_signing import (
+        TABLE_KEY_WHAT,
+        parse_public,
+        private_key,
+        signing_key_path,
+    )
+
+    pit = config.pit
+    if pit is None:
+        return
+    if pit.pit_public_key:
+        try:
+            parse_public(pit.pit_public_key, "pit_public_key")
+        except ConfigError:
+            raise at.error(
+                "expected ed25519: and 64 hexadecimal digits (tablectl pit --public-key)",
+                "pit",
+                "pit_public_key",
+            ) from None
+    path = signing_key_path(config)
+    where = ("pit", "signing_key_file") if pit.signing_key_file else ("journal", "path")
+    if path.exists():
+        try:
+            private_key(path, TABLE_KEY_WHAT)
+        except ConfigError as exc:
+            raise at.error(str(exc), *where) from None
+    elif not path.parent.is_dir():
+        raise at.error(f"the signing key's folder {path.parent} does not exist", *where)
 
 
 def check_files(config: TableConfig, at: Where) -> None:

@@ -9,6 +9,11 @@
   readable by the service only (0o600). Made only for a table whose journal is not yet
   there; it is never rotated here: a new key comes with a new journal (docs/security.md).
 
+- The pit signing key (``[pit] signing_key_file``, default ``pit-signing.key`` beside the
+  journal), for a table with a ``[pit]``: the Ed25519 key every message to the pit is
+  signed with, readable by the service only (0o600). ``--public-key`` prints its public
+  key as the line the pit's floor file takes under ``[keys]`` (made first if missing).
+
 Prints one line per file: created, rotated, kept, or why not. Run it at install as the
 service's user (``sudo -u tablectl``), before the first start; `tablectl run` also creates
 a missing console secret (and logs it) so that a first start works.
@@ -35,6 +40,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="replace the console secret (the journal key comes only with a new journal)",
     )
+    parser.add_argument(
+        "--public-key",
+        action="store_true",
+        help="print the table's pit public key as the floor file's [keys] line, and exit",
+    )
 
 
 def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
@@ -43,6 +53,8 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     except ConfigError as exc:
         print(f"tablectl secrets: {exc}", file=sys.stderr)
         return 2
+    if getattr(args, "public_key", False):  # a caller's own Namespace may not name it
+        return public_key(config, out)
     failed = False
     path = config.console_secret_file
     try:
@@ -62,7 +74,46 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
         print(f"tablectl secrets: {exc}", file=sys.stderr)
         failed = True
     failed = journal_key(config, out) or failed
+    failed = pit_signing_key(config, out) or failed
     return 1 if failed else 0
+
+
+def pit_signing_key(config: TableConfig, out: TextIO) -> bool:
+    """The table's pit signing key, for a table with a ``[pit]``; True if it could not be
+    made (or a key that is there is not a good one)."""
+    from controller.app.pit_signing import TABLE_KEY_WHAT, signing_key_path, table_signing_key
+
+    if config.pit is None:
+        return False
+    path = signing_key_path(config)
+    try:
+        if path.exists():
+            table_signing_key(config)
+            print(f"kept {path} ({TABLE_KEY_WHAT}; --public-key prints its public key)", file=out)
+        else:
+            table_signing_key(config, create=True)
+            print(f"created {path} ({TABLE_KEY_WHAT}; --public-key prints its public key)",
+                  file=out)  # fmt: skip
+    except ConfigError as exc:
+        print(f"tablectl secrets: {exc}", file=sys.stderr)
+        return True
+    return False
+
+
+def public_key(config: TableConfig, out: TextIO) -> int:
+    """``"<table id>" = "ed25519:..."``: the line for the floor file's ``[keys]``."""
+    from controller.app.pit_signing import public_text, table_signing_key
+
+    if config.pit is None:
+        print("tablectl secrets: the table config has no [pit] section", file=sys.stderr)
+        return 2
+    try:
+        key = table_signing_key(config, create=True)
+    except ConfigError as exc:
+        print(f"tablectl secrets: {exc}", file=sys.stderr)
+        return 1
+    print(f'"{config.table_id}" = "{public_text(key)}"', file=out)
+    return 0
 
 
 def journal_key(config: TableConfig, out: TextIO) -> bool:

@@ -38,6 +38,7 @@ from controller.app.journal_files import (
 )
 from controller.app.journal_rotation import Rotation
 from controller.app.loop import JournalBroken, Publish, Stop, TableLoop
+from controller.app.pit_witness import check_witnessed_head
 from controller.app.preflight import preflight
 from controller.app.supervisor import on_demo_pins
 from controller.app.web import CONSOLE, status_server
@@ -88,6 +89,11 @@ class RunningTable:
         self.simulate = "all" if simulate is True else (simulate or None)
         self.events: queue.Queue[Any] = queue.Queue()
         journal = open_table_journal(config)
+        try:
+            check_witnessed_head(config)  # the head the pit signed: reached, or refused
+        except JournalCorrupt:
+            journal.close()
+            raise
         self.journal_check: BackgroundCheck | None = None
         game = make_game(config)
         self.server = status_server(config, self.events) if serve else None

@@ -307,3 +307,15 @@ class DemoTable:
     def output(self) -> str:
         with self.changed:
             return "".join(self.lines[-40:])
+
+
+def folder_keys(folder: Path, *tables: str) -> dict[str, str]:
+    """{table id: public key} for tables whose journals are in ``folder``: they share its
+    ``pit-signing.key`` (made here if missing), which signs what they publish; the floor
+    view believes them with ``PitView(table_keys=...)``."""
+    from controller.app.pit_signing import create_private_key, private_key, public_text
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "pit-signing.key"
+    key = private_key(path, "the key") if path.exists() else create_private_key(path)
+    return {table: public_text(key) for table in tables}

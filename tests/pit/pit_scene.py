@@ -23,7 +23,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from pit_helpers import ROOT, Broker, DemoTable, make_config, write_config
+from pit_helpers import ROOT, Broker, DemoTable, folder_keys, make_config, write_config
 from pit_staff_helpers import pit_staff
 
 from controller.app.demo import SimHands, act, sign_in_dealer
@@ -132,6 +132,7 @@ def floor_scene(folder: Path, *, store: Path | None = None, pace: float = 0.15) 
             floor_file=FLOOR_FILE,
             outage_grace=15.0,
             staff=pit_staff(),
+            table_keys=folder_keys(folder, DRIVEN, *(name for _, name in DEALING)),
         ).start()
         for game, name in DEALING:
             config = write_config(folder, game, name, broker.url, keepalive=3)

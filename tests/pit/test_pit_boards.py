@@ -7,6 +7,7 @@ the game here is a stand-in spec that names baccarat's script."""
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import json
 import sys
 import urllib.error
@@ -17,11 +18,13 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from pit_helpers import Broker
 from toygame.game import SPEC as TOY
 
 from controller import game as games
 from controller.app.pit_boards import GameViews
+from controller.app.pit_signing import public_text, sign
 from controller.app.pit_view import PitView
 from controller.baccarat.roads import compute
 
@@ -93,16 +96,23 @@ def _get(url: str) -> tuple[int, str]:
         return exc.code, exc.read().decode()
 
 
+TABLE_KEY = Ed25519PrivateKey.generate()  # the tables' signing key: the view believes it
+
+
 def _say(view: PitView, table: str, leaf: str, body: dict[str, Any]) -> None:
-    """As the MQTT client's callback hands the view a message."""
-    payload = json.dumps({"v": 1, **body}).encode()
-    view._message(
-        SimpleNamespace(topic=f"casino/dunedin/table/{table}/{leaf}", payload=payload, retain=False)
-    )
+    """As the MQTT client's callback hands the view a message, signed by its table."""
+    topic = f"casino/dunedin/table/{table}/{leaf}"
+    at = datetime.datetime.now(datetime.UTC).isoformat()
+    body = {"v": 1, "table": table, "site": "dunedin", "at": at, **body}
+    if leaf == "state":  # a table's state names its journal's head
+        body["state"] = {"journal_seq": 1, **body["state"]}
+    payload = sign(TABLE_KEY, topic, json.dumps(body, separators=(",", ":")).encode())
+    view._message(SimpleNamespace(topic=topic, payload=payload, retain=False))
 
 
 def test_the_picked_table_shows_its_roads(broker: Broker, browser: Any, drawn: str) -> None:
-    view = PitView(broker.url, port=0).start()
+    keys = {table: public_text(TABLE_KEY) for table in ("bac-01", "toy-01")}
+    view = PitView(broker.url, port=0, table_keys=keys).start()
     try:
         _say(view, "bac-01", "status", {"status": "online", "reason": "connected", "game": drawn})
         _say(view, "bac-01", "state", {"state": {"game": drawn, "round": 10, "view": known_view()}})

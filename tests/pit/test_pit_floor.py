@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pit_helpers import ROOT, Broker, DemoTable, write_config
+from pit_helpers import ROOT, Broker, DemoTable, folder_keys, write_config
 
 from controller.app.pit_view import Floor, PitView, add_arguments, run
 
@@ -35,7 +35,7 @@ def test_ten_tables_on_one_broker_and_one_killed_is_offline_within_its_keepalive
     tmp_path: Path, broker: Broker
 ) -> None:
     names = [f"bj-{n:02d}" for n in range(1, 11)]
-    view = PitView(broker.url, port=0).start()
+    view = PitView(broker.url, port=0, table_keys=folder_keys(tmp_path, *names)).start()
     tables: list[DemoTable] = []
     try:
         for name in names:
@@ -237,7 +237,7 @@ def test_a_hung_table_is_offline_within_one_and_a_half_keepalives_then_back_onli
     """SIGSTOP: the socket stays open but the table says nothing (a hung Pi, a cut cable
     behind a switch); the broker gives up on it after 1.5 keepalives (MQTT 3.1.1 §3.1.2.10)
     and publishes its Last Will. SIGCONT: it reconnects and says online again."""
-    view = PitView(broker.url, port=0).start()
+    view = PitView(broker.url, port=0, table_keys=folder_keys(tmp_path, "bj-31")).start()
     config = write_config(tmp_path, "blackjack", "bj-31", broker.url, keepalive=KEEPALIVE)
     table = DemoTable(config, tmp_path / "bj-31.sqlite", pace=0.3)
     try:

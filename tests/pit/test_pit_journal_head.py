@@ -17,7 +17,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from pit_helpers import Broker, make_config
+from pit_helpers import Broker, folder_keys, make_config
 
 from controller.app.demo import SimHands, act, sign_in_dealer
 from controller.app.pit_view import HEADS_KEPT, Floor, PitView
@@ -36,7 +36,7 @@ def test_a_journal_cut_short_while_the_table_was_off_raises_the_pits_alarm(
     tmp_path: Path, broker: Broker, browser: Any
 ) -> None:
     config = make_config(tmp_path, "blackjack", TABLE, broker.url)
-    view = PitView(broker.url, port=0).start()
+    view = PitView(broker.url, port=0, table_keys=folder_keys(tmp_path, TABLE)).start()
     try:
         table = RunningTable(config, simulate=True, serve=False, seed=8).start()
         try:

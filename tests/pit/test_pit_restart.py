@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from pit_helpers import ROOT, Broker, DemoTable, tablectl, write_config
+from pit_helpers import ROOT, Broker, DemoTable, folder_keys, tablectl, write_config
 from pit_scene import journal_figures
 from pit_staff_helpers import MANAGER, pit_staff, sign_in_on_page
 
@@ -32,9 +32,10 @@ def test_the_shift_survives_a_restart_of_the_pit_view(
     tmp_path: Path, broker: Broker, browser: Any
 ) -> None:
     store = tmp_path / "pit.sqlite"
+    keys = folder_keys(tmp_path, TABLE)
     config = write_config(tmp_path, "blackjack", TABLE, broker.url, keepalive=3)
     table = DemoTable(config, tmp_path / f"{TABLE}.sqlite", pace=0.1)
-    view = PitView(broker.url, port=0, store=store, staff=pit_staff()).start()
+    view = PitView(broker.url, port=0, store=store, staff=pit_staff(), table_keys=keys).start()
     try:
         assert view.floor.wait_for(
             lambda f: any(t["table"] == TABLE and t["shown"] == "dealing" for t in f), 60
@@ -58,7 +59,7 @@ def test_the_shift_survives_a_restart_of_the_pit_view(
         view.close()
 
         assert table.wait_actions(40), table.output()  # the table deals on, the view is away
-        view = PitView(broker.url, port=0, store=store).start()
+        view = PitView(broker.url, port=0, store=store, table_keys=keys).start()
         assert view.floor.shift_start == start
         assert view.store.get("shift_by") == MANAGER[0]
         table.stop()
@@ -74,7 +75,7 @@ def test_the_shift_survives_a_restart_of_the_pit_view(
         store.unlink()  # the store lost: the tables from the broker's retained topics
         for extra in ("-wal", "-shm"):
             Path(f"{store}{extra}").unlink(missing_ok=True)
-        view = PitView(broker.url, port=0, store=store).start()
+        view = PitView(broker.url, port=0, store=store, table_keys=keys).start()
         assert view.floor.wait_for(
             lambda f: any(t["table"] == TABLE and t["shown"] == "closed" and t["round"] for t in f),
             30,
@@ -102,7 +103,7 @@ def test_the_shift_survives_a_restart_of_the_pit_view(
         args = parser.parse_args([*given, "--import-journal", f"{TABLE}={export}"])
         assert run(args, out=line) == 0 and line.getvalue().startswith(f"{TABLE}: ")
         assert run(args, out=io.StringIO()) == 0  # again: each row once
-        view = PitView(broker.url, port=0, store=store).start()
+        view = PitView(broker.url, port=0, store=store, table_keys=keys).start()
         view.floor.set_shift(start, "Anna Reid")  # the manager sets the shift's start back
         assert view.floor.wait_for(agree, 10), (view.figures()["tables"], expected)
     finally:
