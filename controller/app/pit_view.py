@@ -1,4 +1,4 @@
-"""`tablectl pit --broker URL`: the floor view a pit manager runs a shift from (issues 8, 19).
+"""`tablectl pit --broker URL`: the floor view a pit manager runs a shift from.
 
 It subscribes to every table's ``status``, ``state`` and ``event`` topics (docs/mqtt.md;
 never to ``restricted``: the floor needs no player's cards) and serves one page (aiohttp,
@@ -19,10 +19,9 @@ Reading needs no sign-in; acknowledging an alarm and starting a shift need a pit
 signed in (``--staff FILE``, `pit_staff`; the checks, sessions and headers in `pit_auth`),
 and the pit's journal names who did each.
 
-The shift's start, the rows its figures come from, the tables' statuses and the manager's
-acknowledgements are kept in the pit's own SQLite file (``--store``, `pit_store`), so a
-restart of the view loses none of them; the view's MQTT session is persistent, so the rows
-published while it was down come to it when it is back (as long as the broker kept them).
+The shift, its figures' rows, the tables' statuses and the acknowledgements are kept in the
+pit's own SQLite file (``--store``, `pit_store`): a restart of the view loses none of them,
+and its persistent MQTT session brings what was published while it was down.
 """
 
 from __future__ import annotations
