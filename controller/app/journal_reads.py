@@ -249,5 +249,7 @@ def integrity_problem(path: Path, key: bytes) -> str | None:
                 db.close()
         except sqlite3.Error as exc:
             return str(exc)
-    return None if found == ["ok"] else "; ".join(found)
-
+    if found == ["ok"]:
+        return None
+    lines = [x.strip() for row in found for x in row.splitlines()]
+    return "; ".join(x for x in lines if x and not x.startswith("***"))  # one line

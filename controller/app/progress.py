@@ -21,8 +21,10 @@ class Bar(Protocol):
     """What the commands use of a `tqdm` bar."""
 
     n: float
+    total: float | None
 
     def update(self, n: float = 1) -> None: ...
+    def refresh(self) -> None: ...
     def __enter__(self) -> Bar: ...
     def __exit__(self, *exc: object) -> None: ...
 
@@ -49,4 +51,3 @@ def say(line: str, out: TextIO) -> None:
     below it), flushed: a prompt the dealer waits for."""
     tqdm.write(line, file=out)
     out.flush()
-
