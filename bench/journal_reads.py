@@ -54,7 +54,7 @@ TARGET_SECONDS = 1.0
 GAME = "blackjack"
 
 
-def build_set(folder: Path, rows: int) -> tuple[Path, bytes]:
+def build_set(folder: Path, rows: int, *, quiet: bool = False) -> tuple[Path, bytes]:
     """A set of ``rows`` rows in a sealed file and a live file after it (cached)."""
     base = folder / "journal.sqlite"
     key_file = base.with_name(base.name + ".key")
@@ -66,7 +66,7 @@ def build_set(folder: Path, rows: int) -> tuple[Path, bytes]:
     with tempfile.TemporaryDirectory(prefix="tablectl-reads-") as scratch:
         steps = played_session(GAME, Path(scratch), 40, 5)
     key = create_secret(key_file)
-    build(base, key, rows, steps)
+    build(base, key, rows, steps, quiet=quiet)
     live = rotate(Journal(base, key=key), key, "trading day", None)
     try:
         with Journal(base, key=key, readonly=True, check=False) as sealed:
@@ -105,7 +105,7 @@ def timed_export(base: Path, round_no: int) -> tuple[float, int]:
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     folder = Path(args.cache) / f"{args.rows}"
-    base, key = build_set(folder, args.rows)
+    base, key = build_set(folder, args.rows, quiet=args.json)
     files = set_files(base)
     with Journal(files[-1], key=key, readonly=True, check=False) as live:
         rows = live.last_seq

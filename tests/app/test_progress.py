@@ -30,12 +30,14 @@ ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 120
 
 
-def on_a_terminal(*argv: str) -> tuple[int, bytes, bytes]:
-    """Run ``tablectl ARGV`` with stderr on a pty: (exit code, stdout, what the pty got)."""
+def on_a_terminal(*argv: str, script: str = "") -> tuple[int, bytes, bytes]:
+    """Run ``tablectl ARGV`` (or the ``script``) with stderr on a pty: (exit code, stdout,
+    what the pty got)."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    command = [script] if script else ["-m", "controller.app.cli"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "controller.app.cli", *argv],
+        [sys.executable, *command, *argv],
         cwd=ROOT,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -170,6 +172,17 @@ def test_deck_enrol_shows_its_count_on_a_terminal_and_writes_the_same_prompts(
         reading.join(10)
     assert "deck enrolled: 52 tags" in plain and shown == plain.replace("plain.toml", "shown.toml")
     assert is_bar(bytes(seen), "cards"), bytes(seen)[-400:]
+
+
+def test_the_recovery_bench_shows_its_build_and_replay_on_a_terminal(tmp_path: Path) -> None:
+    args = ("--rows", "3000", "--games", "blackjack", "--rounds", "6", "--full-rows", "0")
+    bench = str(ROOT / "bench" / "recovery.py")
+    code, out, seen = on_a_terminal(*args, "--cache", str(tmp_path / "a"), script=bench)
+    assert code == 0 and b"blackjack: 3," in out
+    assert is_bar(seen, "building the journal") and is_bar(seen, "full replay"), seen[-400:]
+    code, out, seen = on_a_terminal(*args, "--json", "--cache", str(tmp_path / "b"), script=bench)
+    assert code == 0 and out.startswith(b"{")
+    assert b"building the journal" not in seen and b"full replay" not in seen
 
 
 def _drain(master: int, into: bytearray) -> None:
