@@ -43,7 +43,7 @@ from controller import game as games
 from controller.app.config import rules_from_dict
 from controller.app.journal_dealers import list_dealers
 from controller.app.journal_files import read_key
-from controller.app.journal_reads import SetRows, first_break, integrity_problem
+from controller.app.journal_reads import SetRows, integrity_problem
 from controller.app.journal_views import brief, replay_summary, write_csv
 from controller.app.loop import TableLoop
 from controller.app.progress import progress_bar
@@ -123,6 +123,7 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
         return _reopen(args, out)
     files: list[Path] = []
     key = b""
+    quiet = getattr(args, "json", False)  # --json: nothing on stderr but a refusal
     try:
         files, key = _files(args.path, getattr(args, "key_file", None),
                             getattr(args, "archive", None))  # fmt: skip
@@ -130,19 +131,18 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
         if command == "verify":
             return _verify(files, key, args.head, out)
         if getattr(args, "full", False) or (command == "export" and args.round is None):
-            _full_check(files, key)  # a whole export reads every row: checked first
+            _full_check(files, key, quiet=quiet)  # a whole export reads every row: first
         with SetRows(files, key) as reader:
             if command == "export":
                 return _export(reader, args, out)
             if command == "replay":
-                return _replay(reader, out, as_json=getattr(args, "json", False))
+                return _replay(reader, out, as_json=quiet)
             if command == "dealers":  # controller/app/journal_dealers.py
-                as_json = getattr(args, "json", False)
-                return list_dealers(_every_row(reader, quiet=as_json), out, as_json=as_json)
+                return list_dealers(_every_row(reader, quiet=quiet), out, as_json=quiet)
             return _last(reader, args.n, out)
     except JournalCorrupt as exc:  # a changed row, a forged checkpoint, an unkeyed journal
         if files and not isinstance(exc, FirstBreak):
-            exc = first_break(files, key, exc)  # name the first row that does not check out
+            exc = _first_break(files, key, exc, quiet)
         print(f"tablectl journal: {args.path}: {exc}", file=sys.stderr)
         return 1
     except TableError as exc:  # no journal, no key (ConfigError), an unreadable file
@@ -154,13 +154,30 @@ class FirstBreak(JournalCorrupt):
     """The full check's finding: the first row that does not check out."""
 
 
-def _full_check(files: list[Path], key: bytes, head: Head | None = None) -> Any:
+def _full_check(
+    files: list[Path], key: bytes, head: Head | None = None, *, quiet: bool = False
+) -> Any:
     """Every row of every file (`verify_set`), a bar on a terminal; `FirstBreak` if not."""
-    with progress_bar(_rows_in(files, key), "checking the journal", "rows") as bar:
+    rows = _rows_in(files, key)
+    with progress_bar(rows, "checking the journal", "rows", quiet=quiet) as bar:
         try:
             return verify_set(files, key, head=head, pace=lambda: bar.update(1000))
         except JournalCorrupt as exc:
             raise FirstBreak(exc.seq, exc.reason) from None
+
+
+def _first_break(
+    files: list[Path], key: bytes, found: JournalCorrupt, quiet: bool
+) -> JournalCorrupt:
+    """What a read found broken, as the first row of the set that does not check out (the
+    full check names it), else as found."""
+    try:
+        _full_check(files, key, quiet=quiet)
+    except JournalCorrupt as exc:
+        return exc
+    except JournalError:  # the full check cannot read it: say what the read found
+        return found
+    return found
 
 
 def _rows_in(files: list[Path], key: bytes) -> int:

@@ -14,7 +14,7 @@ shown (``export --round``). A row changed outside what a command shows is not se
 ``tablectl journal verify`` checks every row, and ``--full`` on these commands runs it first.
 
 A check that fails names the row it found; the command then runs the full check, so the
-line it prints names the first row that does not check out (`first_break`).
+line it prints names the first row that does not check out.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Any
 
 from controller.journal import Entry, Journal, JournalCorrupt, JournalError
 from controller.journal_rows import COLUMNS, check_row, entry_from_sql
-from controller.journal_set import first_seq_of, read_file, verify_set
+from controller.journal_set import first_seq_of, read_file
 
 
 @dataclass
@@ -224,15 +224,6 @@ class SetRows:
 
     def entries(self, *, since: int = 0) -> Iterator[Entry]:
         return self.rows(max(since + 1, self.first_seq))
-
-
-def first_break(files: list[Path], key: bytes, found: JournalCorrupt) -> JournalCorrupt:
-    """The first row of the set that does not check out (the full check), else ``found``."""
-    try:
-        verify_set(files, key)
-    except JournalCorrupt as exc:
-        return exc
-    return found
 
 
 def integrity_problem(path: Path, key: bytes) -> str | None:
