@@ -123,7 +123,8 @@ class SetRows:
         """The first row of round ``round_no`` or a later one (None: there is none)."""
         best: int | None = None
         for index in reversed(range(len(self.files))):
-            row = self._query(index, "SELECT MIN(seq) FROM journal WHERE round >= ?", (round_no,))
+            # +seq: by the round index, not SQLite's MIN(rowid) walk up the whole table
+            row = self._query(index, "SELECT MIN(+seq) FROM journal WHERE round >= ?", (round_no,))
             if row[0][0] is None:
                 break
             best = int(row[0][0])
@@ -135,7 +136,7 @@ class SetRows:
             (int(row[0]), int(row[1]))
             for index in range(len(self.files))
             for row in self._query(
-                index, "SELECT MIN(seq), MAX(seq) FROM journal WHERE round = ?", (round_no,)
+                index, "SELECT MIN(+seq), MAX(+seq) FROM journal WHERE round = ?", (round_no,)
             )
             if row[0] is not None
         ]
