@@ -14,7 +14,8 @@ Measured:
 - ``last_seconds``: `tablectl journal last -n 10` as the command runs it (in this process,
   median of 5): the check from the live file's checkpoint, the last ten rounds found by
   the round index, and only their rows (and the ones after them) read and checked;
-- ``last_command_seconds``: the same as a command (a new Python process, imports included);
+- ``last_command_seconds``: the same as a command (a new Python process, imports included),
+  beside ``startup_seconds``, the same command's ``--help`` (the CLI's own start-up);
 - ``export_round_seconds``: ``export --round`` of a round in the middle of the set;
 - ``full_check_seconds``: the whole chain, what every read did first before (and what
   ``verify`` and ``--full`` do): the baseline.
@@ -117,6 +118,9 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     command_seconds = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(done.stderr.decode())
+    started = time.perf_counter()
+    subprocess.run([*command, "--help"], capture_output=True, env=env, check=True)
+    startup_seconds = time.perf_counter() - started
     with Journal(files[0], key=key, readonly=True, check=False) as sealed:
         rounds = sealed.rounds()
     middle = rounds[len(rounds) // 2] if rounds else random.randint(1, 10)
@@ -129,6 +133,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "files": len(files),
         "last_seconds": round(last, 4),
         "last_command_seconds": round(command_seconds, 3),
+        "startup_seconds": round(startup_seconds, 3),
         "export_round_seconds": round(export_seconds, 4),
         "export_round_rows": exported,
         "full_check_seconds": None if report is None else round(full, 2),
@@ -153,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     full = result["full_check_seconds"]
     print(f"{result['rows']:,} rows in {result['files']} files: journal last -n 10 "
           f"{result['last_seconds'] * 1000:.0f} ms (as a command "
-          f"{result['last_command_seconds']:.2f} s); export --round "
+          f"{result['last_command_seconds']:.2f} s, its --help "
+          f"{result['startup_seconds']:.2f} s); export --round "
           f"{result['export_round_seconds'] * 1000:.0f} ms; the full check "
           f"{'not timed' if full is None else f'{full:.1f} s'}")  # fmt: skip
     print(f"target: last -n 10 under {TARGET_SECONDS:.0f} s: "

@@ -189,7 +189,8 @@ def journal_reads_rows(r: dict[str, Any]) -> list[Row]:
     full = r["full_check_seconds"]
     return [
         Row("journal_reads", f"journal last -n 10, {r['rows']:,} rows in {r['files']} files",
-            f"{r['last_seconds'] * 1000:.0f} ms (command {r['last_command_seconds']:.1f} s)",
+            f"{r['last_seconds'] * 1000:.0f} ms (command {r['last_command_seconds']:.1f} s, "
+            f"its --help {r['startup_seconds']:.1f} s)",
             "full check " + ("not timed" if full is None else f"{full:.0f} s"),
             f"< {r['target_seconds']:.0f} s", bool(r["met"])),
         Row("journal_reads", "journal export --round (a round mid-journal)",
