@@ -51,6 +51,7 @@ from controller.app import snapshots
 from controller.app.demo import SimHands, act, demo_config, make_dealer, sign_in_dealer
 from controller.app.games import make_game
 from controller.app.loop import TableLoop
+from controller.app.progress import Bar, progress_bar
 from controller.app.secrets import create_secret, read_secret
 from controller.app.table import RunningTable
 from controller.journal import Entry, Journal, Row
@@ -84,17 +85,22 @@ def played_session(game: str, folder: Path, rounds: int, every: int) -> list[lis
     return steps
 
 
-def build(path: Path, key: bytes, rows: int, steps: list[list[Row]]) -> float:
+def build(
+    path: Path, key: bytes, rows: int, steps: list[list[Row]], *, quiet: bool = False
+) -> float:
     """Write at least ``rows`` rows: the session again and again, its rounds moved on, so
-    the journal ends with a whole session (a snapshot and the rows after it as played)."""
+    the journal ends with a whole session (a snapshot and the rows after it as played).
+    A progress bar on a terminal (not ``quiet``): a build of millions takes minutes."""
     started = time.perf_counter()
     per_session = sum(len(s) for s in steps)
     sessions = max(1, -(-rows // per_session))
     span = max((r[3] or 0 for step in steps for r in step), default=0) + 1
-    with Journal(path, key=key) as journal:
+    bar = progress_bar(sessions * per_session, "building the journal", "rows", quiet=quiet)
+    with bar, Journal(path, key=key) as journal:
         journal._db.execute("PRAGMA synchronous=OFF")  # the build only: not what is measured
         batch: list[Row] = []
         for n in range(sessions):
+            bar.update(per_session)
             offset = n * span
             last = n == sessions - 1
             for index, step in enumerate(steps):
@@ -128,13 +134,15 @@ def _start(game: str, path: Path, key: bytes) -> tuple[float, int, int | None]:
     return seconds, count, loop.restored_from
 
 
-def _full(game: str, path: Path, key: bytes, limit: int) -> tuple[float, int]:
+def _full(game: str, path: Path, key: bytes, limit: int, quiet: bool) -> tuple[float, int]:
     config = demo_config(game, path, port=0)
     with Journal(path, key=key, readonly=True, check=False) as journal:
         loop = TableLoop(make_game(config), journal, queue.Queue(), rules=config.rules)
-        started = time.perf_counter()
-        count = loop.replay(_First(journal, limit), full=True)
-        return time.perf_counter() - started, count
+        total = journal.last_seq if limit == 0 else min(limit, journal.last_seq)
+        with progress_bar(total, f"{game}: full replay", "rows", quiet=quiet) as bar:
+            started = time.perf_counter()
+            count = loop.replay(_First(journal, limit, bar), full=True)
+            return time.perf_counter() - started, count
 
 
 def _code_digest() -> str:
@@ -148,18 +156,23 @@ def _code_digest() -> str:
 
 
 class _First:
-    """The first ``limit`` rows of a journal (0: all), as a replay reads them."""
+    """The first ``limit`` rows of a journal (0: all), as a replay reads them, counted on
+    ``bar`` every thousand."""
 
-    def __init__(self, journal: Journal, limit: int) -> None:
+    def __init__(self, journal: Journal, limit: int, bar: Bar) -> None:
         self.journal = journal
         self.limit = limit
+        self.bar = bar
 
     def last_authentic(self, kind: str) -> Entry | None:
         return None
 
     def entries(self, *, since: int = 0) -> Iterator[Entry]:
         rows = self.journal.entries(since=since)
-        return rows if self.limit == 0 else islice(rows, self.limit)
+        for count, entry in enumerate(rows if self.limit == 0 else islice(rows, self.limit), 1):
+            if count % 1000 == 0:
+                self.bar.update(1000)
+            yield entry
 
 
 def measure(game: str, args: argparse.Namespace) -> dict[str, Any]:
@@ -177,7 +190,7 @@ def measure(game: str, args: argparse.Namespace) -> dict[str, Any]:
             steps = played_session(game, Path(folder), args.rounds, args.every)
         key = create_secret(key_file)
         partial = path.with_name(path.name + ".partial")
-        built_seconds = build(partial, key, args.rows, steps)
+        built_seconds = build(partial, key, args.rows, steps, quiet=args.json)
         for suffix in ("", ".checkpoint"):
             os.replace(partial.with_name(partial.name + suffix), path.with_name(path.name + suffix))
         for suffix in ("-wal", "-shm"):
@@ -198,7 +211,7 @@ def measure(game: str, args: argparse.Namespace) -> dict[str, Any]:
             for item in Path(folder).iterdir():
                 item.unlink()
     startup = statistics.median(r[0] for r in runs)
-    full_seconds, full_events = _full(game, path, key, args.full_rows)
+    full_seconds, full_events = _full(game, path, key, args.full_rows, args.json)
     measured_rows = rows if args.full_rows == 0 else min(args.full_rows, rows)
     scale = rows / measured_rows
     return {

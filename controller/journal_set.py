@@ -28,7 +28,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -247,8 +247,15 @@ class SetBroken(JournalCorrupt):
         self.file = file
 
 
-def verify_set(files: list[Path], key: bytes, *, head: Head | None = None) -> SetReport:
-    """Check every file's chain and that each begins where the one before it ends."""
+def verify_set(
+    files: list[Path],
+    key: bytes,
+    *,
+    head: Head | None = None,
+    pace: Callable[[], None] | None = None,
+) -> SetReport:
+    """Check every file's chain and that each begins where the one before it ends;
+    ``pace`` is called every thousand rows (a progress bar)."""
     if not files:
         raise JournalError("no journal files to verify")
     rows, first = 0, 0
@@ -266,7 +273,7 @@ def verify_set(files: list[Path], key: bytes, *, head: Head | None = None) -> Se
                         f"{origin.seq}, but {previous[0].name} ends at row {previous[1].seq} "
                         "(a file missing, or one rewritten)",
                     )
-                rows += journal.verify(head=head if last else None)
+                rows += journal.verify(head=head if last else None, pace=pace)
             except JournalCorrupt as exc:
                 raise SetBroken(path, exc, alone=len(files) == 1) from None
             if previous is None:

@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import TextIO
 
 from controller.app.cli import seconds
+from controller.app.progress import progress_bar, say
 from controller.cards import DECK, Card, CardError
 from controller.errors import ConfigError
 from controller.game.arguments import at_least
@@ -123,7 +124,7 @@ def _tags(events: queue.Queue[Event], idle: float, out: TextIO) -> Sequence[Even
     except queue.Empty:
         return []
     if isinstance(event, DeviceLost):
-        print(f"the reader was lost: {event.reason}", file=out, flush=True)
+        say(f"the reader was lost: {event.reason}", out)
     return [event]
 
 
@@ -142,22 +143,23 @@ def enrol(args: argparse.Namespace, out: TextIO) -> int:
         print(f"tablectl deck enrol: {exc}", file=sys.stderr)
         return 1
     try:
-        while len(enrolled) < len(expected):
-            want = expected[len(enrolled)]
-            print(f"pass card {len(enrolled) + 1} of {len(expected)}: {want}", file=out, flush=True)
-            tag = _next_tag(events, args.idle, out)
-            if tag is None:
-                break
-            if tag in enrolled:
-                print(
-                    f"REFUSED: tag {tag} is already enrolled as {enrolled[tag]}: "
-                    f"a card passed twice? pass {want}",
-                    file=out,
-                    flush=True,
-                )
-                continue
-            enrolled[tag] = want
-            print(f"  {tag} = {want}", file=out, flush=True)
+        with progress_bar(len(expected), "enrolled", "cards") as bar:
+            while len(enrolled) < len(expected):
+                want = expected[len(enrolled)]
+                say(f"pass card {len(enrolled) + 1} of {len(expected)}: {want}", out)
+                tag = _next_tag(events, args.idle, out)
+                if tag is None:
+                    break
+                if tag in enrolled:
+                    say(
+                        f"REFUSED: tag {tag} is already enrolled as {enrolled[tag]}: "
+                        f"a card passed twice? pass {want}",
+                        out,
+                    )
+                    continue
+                enrolled[tag] = want
+                bar.update(1)
+                say(f"  {tag} = {want}", out)
     finally:
         reader.close()
     if len(enrolled) < len(expected):
@@ -184,7 +186,7 @@ def _next_tag(events: queue.Queue[Event], idle: float, out: TextIO) -> str | Non
         if isinstance(event, DeviceFault) and event.fault is Fault.UNKNOWN_TAG:
             return event.detail
         if isinstance(event, DeviceFault):
-            print(f"  (a bad read, {event.fault}: pass the card again)", file=out, flush=True)
+            say(f"  (a bad read, {event.fault}: pass the card again)", out)
 
 
 def write_deck_toml(path: Path, tags: dict[str, Card | str], *, order: str, reader: str) -> None:

@@ -5,7 +5,8 @@ Every game that has a simulator is a GAME here, with its own options (``tablectl
 GAME --help``). For a game's author: the game's spec names the module (``simulator``),
 which defines ``HELP`` (a line for this help), ``add_arguments(parser)`` (its options)
 and ``run(args) -> result``, the result having ``as_dict()`` and ``report()``; this
-module names no game (issue 14).
+module names no game (issue 14). ``args.progress`` is the simulator's progress hook
+(`controller.game.arguments.Progress`): a bar on a terminal, none with ``--json``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from types import ModuleType
 from typing import Any, Protocol, TextIO
 
 from controller import game as games
+from controller.app.progress import Bar, progress_bar
 from controller.errors import ConfigError, TableError
+from controller.game.arguments import Progress
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +85,11 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     try:
         if getattr(args, "broken", None):
             raise ConfigError(args.broken)
-        result = simulator(args.game).run(args)
+        module = simulator(args.game)
+        unit = f"{games.spec(args.game).round_word}s"
+        with progress_bar(None, f"simulate {args.game}", unit, quiet=args.json) as bar:
+            args.progress = _moves(bar)
+            result = module.run(args)
     except TableError as exc:  # rules the game refuses: 3 decks, 9 boxes, 12 players
         print(f"tablectl simulate {args.game}: {exc}", file=sys.stderr)
         return 2
@@ -91,3 +98,15 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     else:
         print(result.report(), file=out)
     return 0
+
+
+def _moves(bar: Bar) -> Progress:
+    """A simulator's ``progress(done, total)`` moving ``bar``."""
+
+    def progress(done: int, total: int) -> None:
+        if bar.total != total:
+            bar.total = total
+            bar.refresh()  # drawn at once with its end, however fast the run
+        bar.update(done - bar.n)
+
+    return progress

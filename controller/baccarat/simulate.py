@@ -28,6 +28,7 @@ from controller.baccarat.rules import BaccaratRules, Variant
 from controller.baccarat.table import BaccaratTable
 from controller.cards import DECK
 from controller.errors import RuleError
+from controller.game.arguments import PROGRESS_EVERY, Progress
 from controller.game.shoe import Shoe
 from controller.ports import ButtonPressed, CardDrawn, ConsoleButton, ShoeStatusChanged
 
@@ -106,8 +107,10 @@ def simulate(
     decks: int = 8,
     variant: Variant = Variant.COMMISSION,
     clock: Callable[[], float] = time.perf_counter,
+    progress: Progress | None = None,
 ) -> SimulationResult:
-    """Play ``rounds`` coups through the machine, every wager on the layout each coup."""
+    """Play ``rounds`` coups through the machine, every wager on the layout each coup;
+    ``progress(done, rounds)`` is told every `PROGRESS_EVERY` coups and at the end."""
     rules = BaccaratRules(decks=decks, boxes=3, variant=variant, maximum_wager=STAKE)
     table = BaccaratTable(rules)
     shoe = Shoe(decks, random.Random(seed), rules.cut_card_from_end)
@@ -127,7 +130,9 @@ def simulate(
     winners = {"banker": 0, "player": 0, "tie": 0}
     cut_reported = False
     started, cpu_started = clock(), time.process_time()
-    for _ in range(rounds):
+    for done in range(rounds):
+        if progress is not None and done % PROGRESS_EVERY == 0:
+            progress(done, rounds)
         if table.state == "shuffle":
             shoe.shuffle()
             table.shuffled()
@@ -154,6 +159,8 @@ def simulate(
             total_sq[i] += r * r
         handle(next_)
     seconds, cpu_seconds = clock() - started, time.process_time() - cpu_started
+    if progress is not None:
+        progress(rounds, rounds)
     edges = {}
     for bet, i in index.items():
         mean = total[i] / rounds
@@ -189,4 +196,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> SimulationResult:
-    return simulate(args.rounds, args.seed, decks=args.decks, variant=Variant(args.variant))
+    return simulate(
+        args.rounds,
+        args.seed,
+        decks=args.decks,
+        variant=Variant(args.variant),
+        progress=getattr(args, "progress", None),
+    )

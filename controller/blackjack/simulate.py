@@ -23,7 +23,7 @@ from controller.blackjack.settlement import Kind
 from controller.blackjack.strategy import Action, basic_strategy_table, decide
 from controller.cards import ACE, DECK
 from controller.errors import RuleError
-from controller.game.arguments import at_least
+from controller.game.arguments import PROGRESS_EVERY, Progress, at_least
 from controller.game.shoe import Shoe
 from controller.ports import ButtonPressed, CardDrawn, ConsoleButton, ShoeStatusChanged
 
@@ -96,10 +96,12 @@ def simulate(
     variants: Variants | None = None,
     clock: Callable[[], float] = time.perf_counter,
     table_cls: type[BlackjackTable] = BlackjackTable,
+    progress: Progress | None = None,
 ) -> SimulationResult:
     """Play ``rounds`` complete rounds on ``boxes`` boxes, one basic-strategy player each.
 
-    ``variants`` overrides ``decks``; ``table_cls`` lets a benchmark count triggers.
+    ``variants`` overrides ``decks``; ``table_cls`` lets a benchmark count triggers;
+    ``progress(done, rounds)`` is told every `PROGRESS_EVERY` rounds and at the end.
     """
     v = variants or Variants(decks=decks, cut_card_from_end=min(78, decks * 13))
     table = table_cls(v)
@@ -140,7 +142,9 @@ def simulate(
     table.shuffled()  # play starts with a shuffle (7.1a): the shoe is fresh
     burn()
     handle(next_)
-    for _ in range(rounds):
+    for done in range(rounds):
+        if progress is not None and done % PROGRESS_EVERY == 0:
+            progress(done, rounds)
         for number in range(1, boxes + 1):
             table.place_wager(number, 1, STAKE)
         handle(press[ConsoleButton.NO_MORE_BETS])
@@ -202,6 +206,8 @@ def simulate(
             burn()
         handle(next_)  # betting opens
     seconds = clock() - started
+    if progress is not None:
+        progress(rounds, rounds)
     n = rounds
     mean = total / n if n else 0.0
     var = (total_sq / n - mean * mean) if n else 0.0
@@ -223,4 +229,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> SimulationResult:
     """The run ``args`` ask for; decks or boxes the rules refuse raise their `RuleError`
     (3 decks: rule 3.1), which the app prints in one line."""
-    return simulate(args.rounds, args.seed, decks=args.decks, boxes=args.boxes)
+    return simulate(
+        args.rounds,
+        args.seed,
+        decks=args.decks,
+        boxes=args.boxes,
+        progress=getattr(args, "progress", None),
+    )

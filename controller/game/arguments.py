@@ -11,6 +11,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+Progress = Callable[[int, int], None]
+"""A simulator's progress hook, ``progress(done, total)``: called every `PROGRESS_EVERY`
+rounds and at the end (the app draws a bar on a terminal; ``args.progress``, or None)."""
+PROGRESS_EVERY = 1000
+
 
 def whole(text: str) -> int:
     """An argparse type: a whole number."""

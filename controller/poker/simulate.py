@@ -23,7 +23,7 @@ from typing import Any
 
 from controller.cards import DECK
 from controller.errors import BalanceError
-from controller.game.arguments import at_least
+from controller.game.arguments import PROGRESS_EVERY, Progress, at_least
 from controller.poker.records import HandSettled, ReshuffleAllowed
 from controller.poker.rules import PokerRules
 from controller.poker.table import HoldDecision, PokerTable
@@ -146,8 +146,10 @@ def simulate(
     rules: PokerRules | None = None,
     stack: int = 200,
     clock: Callable[[], float] = time.perf_counter,
+    progress: Progress | None = None,
 ) -> SimulationResult:
-    """Play ``hands`` complete hands of ``players`` random legal players (seeded)."""
+    """Play ``hands`` complete hands of ``players`` random legal players (seeded);
+    ``progress(done, hands)`` is told every `PROGRESS_EVERY` hands and at the end."""
     rules = rules or PokerRules(seats=max(players, 2))
     rng = random.Random(seed)
     table = PokerTable(rules)
@@ -159,7 +161,9 @@ def simulate(
         0,
     )  # fmt: skip
     start = clock()
-    for _ in range(hands):
+    for done in range(hands):
+        if progress is not None and done % PROGRESS_EVERY == 0:
+            progress(done, hands)
         for seat, chips in table.stacks.items():
             if chips < rules.last_blind:
                 table.add_chips(seat, stack - chips)
@@ -179,6 +183,8 @@ def simulate(
                 else:
                     totals["showdowns"] += 1
     seconds = max(clock() - start, 1e-9)
+    if progress is not None:
+        progress(hands, hands)
     return SimulationResult(
         hands=hands,
         players=players,
@@ -199,4 +205,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> SimulationResult:
     """The run ``args`` ask for; more players than the table seats raise the rules' error,
     which the app prints in one line."""
-    return simulate(args.hands, args.seed, players=args.players)
+    return simulate(
+        args.hands, args.seed, players=args.players, progress=getattr(args, "progress", None)
+    )

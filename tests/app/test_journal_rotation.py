@@ -195,7 +195,7 @@ def test_export_last_and_replay_read_across_files(tmp_path: Path) -> None:
     assert code == 0 and seqs == list(range(1, len(seqs) + 1))
     code, text = _cli("last", base)
     assert code == 0 and text.count("round ") == 10
-    code, text = _cli("replay", base)
+    code, text = _cli("replay", base, json=True)
     state = json.loads(text)
     assert code == 0 and state["view"] == view and state["restored_from_snapshot"] is not None
 
