@@ -5,13 +5,17 @@ read a broker URL and a topic the same way."""
 
 from __future__ import annotations
 
+import argparse
+import os
 from urllib.parse import urlsplit
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.app.config import PitConfig
-from controller.errors import ConfigError
+from controller.errors import ConfigError, TableError
+
+PASSWORD_ENV = "TABLECTL_PIT_PASSWORD"  # the floor view's broker password, by default
 
 
 def parse_broker(url: str) -> tuple[str, int, bool]:
@@ -27,6 +31,24 @@ def parse_broker(url: str) -> tuple[str, int, bool]:
             f"pit.broker: {url!r}: the port is not a number from 1 to 65535"
         ) from None
     return parts.hostname, port or (8883 if tls else 1883), tls
+
+
+def broker_password(args: argparse.Namespace) -> str:
+    """The broker password from the environment. A variable named with ``--password-env``,
+    or the default one when a ``--username`` needs a password, must be set: an unset one
+    would log in with no password and be refused ("Not authorized") again and again."""
+    name = args.password_env or PASSWORD_ENV
+    password = os.environ.get(name)
+    if password is None:
+        if args.password_env is not None:
+            raise TableError(f"--password-env names {name}, which is not set")
+        if args.username:
+            raise TableError(
+                f"--username {args.username} needs its password in {name}, which is not set "
+                "(or name another variable with --password-env)"
+            )
+        return ""
+    return password
 
 
 def topic_base(prefix: str, site: str, table_id: str) -> str:

@@ -49,7 +49,7 @@ from controller.app.pit_boards import GameViews
 from controller.app.pit_figures import figures_csv, series, shift_figures, svg_chart, when
 from controller.app.pit_floor import Floor, TableSeen, iso
 from controller.app.pit_import import import_journals
-from controller.app.pit_link import make_client, parse_broker
+from controller.app.pit_link import PASSWORD_ENV, broker_password, make_client, parse_broker
 from controller.app.pit_shift import SHIFT_TIME_WORDS, shift_time
 from controller.app.pit_staff import PitStaff, load_pit_staff
 from controller.app.pit_store import PitStore, PitStoreError
@@ -70,27 +70,8 @@ log = logging.getLogger(__name__)
 __all__ = ["HEADS_KEPT", "Floor", "PitView", "TableSeen", "add_arguments", "run"]
 
 STATIC = Path(__file__).parent / "pit_static"
-PASSWORD_ENV = "TABLECTL_PIT_PASSWORD"
 FIGURES_SECONDS = 5.0  # the figures are worked out again at most this often without news
 MANAGER_BODY_MAX = 1024  # the largest body a pit manager's POST has any need for
-
-
-def broker_password(args: argparse.Namespace) -> str:
-    """The broker password from the environment. A variable named with ``--password-env``,
-    or the default one when a ``--username`` needs a password, must be set: an unset one
-    would log in with no password and be refused ("Not authorized") again and again."""
-    name = args.password_env or PASSWORD_ENV
-    password = os.environ.get(name)
-    if password is None:
-        if args.password_env is not None:
-            raise TableError(f"--password-env names {name}, which is not set")
-        if args.username:
-            raise TableError(
-                f"--username {args.username} needs its password in {name}, which is not set "
-                "(or name another variable with --password-env)"
-            )
-        return ""
-    return password
 
 
 def load_floor_file(path: Path) -> dict[str, str]:
