@@ -23,7 +23,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from controller.app.journal_files import open_journal
 from controller.app.pit import pit_publisher
 from controller.app.pit_view import PitView
-from tests.pit.pit_helpers import ROOT, Broker, Recorder, free_port, make_config
+from tests.pit.pit_helpers import ROOT, Broker, Recorder, folder_keys, free_port, make_config
 
 SHIPPED = ROOT / "deploy" / "mosquitto" / "mosquitto.conf"
 ACL = ROOT / "deploy" / "mosquitto" / "tablectl.acl"
@@ -103,6 +103,7 @@ def test_the_pit_login_with_a_tables_client_id_cannot_knock_the_table_off(
         username="pit",
         password=USERS["pit"],
         store=tmp_path / "pit.sqlite",
+        table_keys=folder_keys(config.journal_path.parent, "bj-01"),
         outage_grace=0.0,
     )
     floor = FloorWatch(view)
@@ -190,7 +191,10 @@ def test_the_pit_views_session_under_its_login_keeps_what_came_while_it_was_away
     store = tmp_path / "pit.sqlite"
 
     def pit_view() -> tuple[PitView, FloorWatch]:
-        view = PitView(broker.url, port=0, username="pit", password=USERS["pit"], store=store)
+        keys = folder_keys(config.journal_path.parent, "bj-01")
+        view = PitView(
+            broker.url, port=0, username="pit", password=USERS["pit"], store=store, table_keys=keys
+        )
         watch = FloorWatch(view)
         view.start()
         return view, watch
