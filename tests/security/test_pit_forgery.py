@@ -43,6 +43,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from controller.app.config import TableConfig, load_config
 from controller.app.demo import SimHands, act, sign_in_dealer
 from controller.app.pit_view import PitView
+from controller.app.run import JOURNAL_REFUSED
 from controller.app.table import RunningTable
 from controller.cards import Card
 from controller.ports import CardDrawn
@@ -527,7 +528,7 @@ def test_a_journal_behind_the_pits_signed_head_is_refused_until_reopened(
     assert old_last < head
 
     result = tablectl("run", "--config", str(config), "--sim")
-    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert result.returncode == JOURNAL_REFUSED, (result.stdout, result.stderr)
     assert "Traceback" not in result.stderr
     lines = [line for line in result.stderr.splitlines() if line.startswith("tablectl run:")]
     assert lines == [
