@@ -4,7 +4,7 @@
 #
 # A Debian bookworm arm64 root file system (debootstrap, from the Debian mirror apt uses on
 # this machine) runs through qemu-user-static and binfmt_misc. In it: a venv under
-# /opt/tablectl gets the lock requirements/table.txt (--require-hashes) and then the wheel
+# /opt/tablectl/.venv gets the lock requirements/table.txt (--require-hashes) and then the wheel
 # (--no-deps); the installed `tablectl demo` plays for PI_CHECK_DEMO_SECONDS (30) while its
 # status page must answer, its journal must pass `tablectl journal verify`; then the
 # firmware_bridge and drivers tests run against the installed package (only tests/, docs/
@@ -24,7 +24,7 @@ CACHE=${PI_ROOT_CACHE:-/var/cache/tablectl-pi-root}
 KEY=$(sha256sum "$0" | cut -c1-16)
 BASE=$CACHE/root-$KEY
 DEMO_SECONDS=${PI_CHECK_DEMO_SECONDS:-30}
-VENV=/opt/tablectl  # as docs/install.md
+VENV=/opt/tablectl/.venv  # as docs/install.md and deploy/tablectl.service
 LOCK=requirements/table.txt
 GAME=blackjack
 AARCH64_MAGIC='\x7f\x45\x4c\x46\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\xb7\x00'
