@@ -16,7 +16,9 @@ from controller.app.config.pit import SCHEMA
 ROOT = Path(__file__).resolve().parents[2]
 INSTALL = (ROOT / "docs" / "install.md").read_text()
 EXAMPLE = (ROOT / "examples" / "blackjack-table.toml").read_text()
-TOP = "deploy|examples|docs|requirements|tools|bench|controller|drivers|firmware_bridge|sim_hardware"
+# the repository's folders a doc can name (not dist/ or .venv/, made by a build)
+FOLDERS = ["deploy", "examples", "docs", "requirements", "tools", "bench", "controller"]
+TOP = "|".join([*FOLDERS, "drivers", "firmware_bridge", "sim_hardware"])
 IN_REPO = re.compile(rf"(?<![\w/.~-])((?:{TOP})/[\w./-]*\w)")
 DEPLOYED = "/opt/tablectl/deploy/"  # where `tablectl deploy-files` puts the deploy/ folder
 PIT_KEYS = ("broker", "username", "password", "ca_file", "private_cards")
