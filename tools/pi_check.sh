@@ -202,9 +202,11 @@ cp "$WORK/dist/$wheel" "$ROOT/tmp/dist/"
 cp "$LOCK" "$ROOT/tmp/table.txt"
 phase "built $wheel"
 in_root python3 -m venv "$VENV"
-in_root "$VENV/bin/pip" install --quiet --require-hashes -r /tmp/table.txt ||
+# --no-compile: byte-compiling every file is most of pip's time under emulation, and
+# Python compiles what it imports anyway; otherwise as docs/install.md step 4.
+in_root "$VENV/bin/pip" install --quiet --no-compile --require-hashes -r /tmp/table.txt ||
     fail "the lock $LOCK did not install on arm64"
-in_root "$VENV/bin/pip" install --quiet --no-deps "/tmp/dist/$wheel" ||
+in_root "$VENV/bin/pip" install --quiet --no-compile --no-deps "/tmp/dist/$wheel" ||
     fail "the wheel did not install on arm64"
 in_root "$VENV/bin/pip" check || fail "the installed package's dependencies do not match"
 in_root "$VENV/bin/python" -c 'import lgpio, gpiozero.pins.lgpio' ||
@@ -277,7 +279,7 @@ from importlib.metadata import version
 print(" ".join(f"{n}=={version(n)}" for n in ("pytest", "pytest-timeout", "hypothesis")))
 EOF
 )
-in_root "$VENV/bin/pip" install --quiet "${tools[@]}" || fail "pytest did not install"
+in_root "$VENV/bin/pip" install --quiet --no-compile "${tools[@]}" || fail "pytest did not install"
 checkout=/root/tablectl-tests
 mkdir -p "$ROOT$checkout"
 cp -r pyproject.toml tests docs examples "$ROOT$checkout/"
