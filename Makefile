@@ -55,3 +55,11 @@ mutate: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+# The built wheel on an emulated Raspberry Pi OS (Debian bookworm arm64 under qemu-user,
+# tools/pi_check.sh; needs root): the lock and the wheel installed as docs/install.md does,
+# the installed demo for 30 s, the firmware_bridge and drivers tests. The root file system
+# is cached in /var/cache/tablectl-pi-root: about 3 min the first time.
+.PHONY: pi-check
+pi-check: $(STAMP)
+	bash tools/pi_check.sh
