@@ -295,7 +295,7 @@ settings.register_profile("emulated", deadline=None)
 settings.load_profile("emulated")
 EOF
 # Deselected under emulation only: the TCP shoe pulled and plugged back in mid-deal stops
-# getting events under qemu-user (it passes natively, on x86-64 and on a Pi); not yet
+# getting events under qemu-user (it passes natively on x86-64; not run on a real Pi); not yet
 # explained, so it is named here rather than hidden.
 in_root /usr/bin/env -C "$checkout" "$VENV/bin/python" -m pytest tests/firmware_bridge \
     tests/drivers -q -p no:cacheprovider -p emulated_profile \
