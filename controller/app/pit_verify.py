@@ -13,7 +13,7 @@ HOLD, no head.
 with the head the view last took from that table (its seq and hash, and the hash of the
 journal's row 1 the table names, so a journal reopened is not held to the old one's
 head), signed with the pit's key: the table reads it before it deals
-(`controller.app.pit_witness`).
+(`controller.app.witnessed_head`).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from controller.app.pit_signing import (
     split_signed,
     verifies,
 )
-from controller.app.pit_witness import witness_topic
+from controller.app.witnessed_head import witness_topic
 from controller.errors import ConfigError, TableError
 
 log = logging.getLogger(__name__)

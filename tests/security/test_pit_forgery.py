@@ -572,13 +572,13 @@ def test_a_witness_with_a_bad_signature_is_ignored_and_logged(
         pit_thief.send(topic, signed(Ed25519PrivateKey.generate(), topic, forged), retain=True)
     finally:
         pit_thief.close()
-    with caplog.at_level(logging.INFO, logger="controller.app.pit_witness"):
+    with caplog.at_level(logging.INFO, logger="controller.app.witnessed_head"):
         table = Playing(load_config(floor.configs["bj-01"]), seed=41)  # it starts
         try:
             table.rounds(1)
         finally:
             table.stop()
-    said = [r.getMessage() for r in caplog.records if r.name == "controller.app.pit_witness"]
+    said = [r.getMessage() for r in caplog.records if r.name == "controller.app.witnessed_head"]
     assert said == [
         f"the pit's witnessed head on {topic} is ignored: its signature does not check out "
         "(forged, or changed on the way)"
