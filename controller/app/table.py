@@ -38,10 +38,10 @@ from controller.app.journal_files import (
 )
 from controller.app.journal_rotation import Rotation
 from controller.app.loop import JournalBroken, Publish, Stop, TableLoop
-from controller.app.witnessed_head import check_witnessed_head
 from controller.app.preflight import preflight
 from controller.app.supervisor import on_demo_pins
 from controller.app.web import CONSOLE, status_server
+from controller.app.witnessed_head import check_witnessed_head
 from controller.game import Game
 from controller.journal import Journal, JournalCorrupt, to_jsonable
 from controller.ports import DeviceLost, DeviceRestored, ShowLimits

@@ -20,8 +20,8 @@ from pit_helpers import ROOT, make_config, write_config
 from controller.app.config import load_config
 from controller.app.pit_signing import Refused, open_signed, public_text, sign, signing_key_path
 from controller.app.pit_verify import ALARM_EVERY, SEQ_MAX, Gate, Witness, impossible_seq
-from controller.app.witnessed_head import _witness
 from controller.app.preflight import preflight
+from controller.app.witnessed_head import _witness
 from controller.errors import ConfigError
 
 TOPIC = "casino/dunedin/table/bj-01/event"
