@@ -24,15 +24,18 @@ figures restart from the view's start, unless the tables' journal exports are im
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import secrets
 import sqlite3
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from controller.app.pit_games import round_ends
+from controller.app.pit_witness import Witness, Witnessed, checked
 from controller.errors import TableError
 
 # the journal rows the pit keeps (the others only move the floor's clocks); and every
@@ -87,10 +90,23 @@ class PitStore:
         try:
             self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")  # the manager's acknowledgements
+            # a witnessed row's commit survives the view's crash, not the machine's power
+            # (WAL, NORMAL: no fsync per row, so a floor's rows keep up); the manager's
+            # acknowledgements and the pit's other journal entries are synced (`journal`)
+            self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA)
+            self.witness = Witness(self._db, self._lock)  # every row's hash (pit_witness)
         except sqlite3.Error as exc:
             raise PitStoreError(f"the pit store {path} cannot be opened: {exc}") from exc
+
+    @contextlib.contextmanager
+    def _synced(self) -> Iterator[None]:
+        """A write synced to disk before it returns (and every row witnessed before it)."""
+        self._db.execute("PRAGMA synchronous=FULL")
+        try:
+            yield
+        finally:
+            self._db.execute("PRAGMA synchronous=NORMAL")
 
     def close(self) -> None:
         with self._lock:
@@ -104,7 +120,7 @@ class PitStore:
         return None if row is None else str(row[0])
 
     def put(self, key: str, value: str) -> None:
-        with self._lock:
+        with self._lock, self._synced():
             self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
     def client_id(self) -> str:
@@ -117,8 +133,48 @@ class PitStore:
 
     # --- rows and tables ----------------------------------------------------------------
 
+    def take_row(
+        self, site: str, table: str, body: dict[str, Any]
+    ) -> tuple[Witnessed | None, bool]:
+        """Witness one published journal row (`pit_witness`) and, when it is new in its
+        journal, keep it for the figures: one transaction, one commit. Returns what the
+        witness made of it (None: the body carries no row to witness, no hash or not a
+        row's seq) and whether the figures' rows changed."""
+        row = checked(body.get("seq"), body.get("hash"))
+        if row is None:
+            return None, False
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                seen = self.witness.row(site, table, *row, str(body.get("kind", "")))
+                added = seen.counts and self._insert_row(site, table, body)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return seen, added
+
+    def take_head(self, site: str, table: str, seq: Any, digest: Any) -> Witnessed | None:
+        """Witness the head a table's state says (`pit_witness`); None: no head in it."""
+        head = checked(seq, digest)
+        if head is None:
+            return None
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                seen = self.witness.head(site, table, *head)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return seen
+
     def add_row(self, site: str, table: str, body: dict[str, Any]) -> bool:
-        """Keep one published journal row of a kept kind; False if already kept."""
+        """Keep one journal row of a kept kind; False if already kept."""
+        with self._lock:
+            return self._insert_row(site, table, body)
+
+    def _insert_row(self, site: str, table: str, body: dict[str, Any]) -> bool:
         digest = body.get("hash")
         if body.get("kind") not in self.kept or not isinstance(digest, str) or not digest:
             return False
@@ -133,10 +189,9 @@ class PitStore:
             body.get("actor"),
             json.dumps(body.get("payload") or {}),
         )
-        with self._lock:
-            cursor = self._db.execute(
-                "INSERT OR IGNORE INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", values
-            )
+        cursor = self._db.execute(
+            "INSERT OR IGNORE INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", values
+        )
         return cursor.rowcount == 1
 
     def rows(self, since: str, kinds: frozenset[str] | None = None) -> list[dict[str, Any]]:
@@ -184,7 +239,7 @@ class PitStore:
     def journal(self, at: str, kind: str, who: str, what: dict[str, Any]) -> int:
         """Append an entry (``ShiftStarted``, ``AlarmAcknowledged``) chained to the last."""
         text = json.dumps(what, sort_keys=True)
-        with self._lock:
+        with self._lock, self._synced():
             last = self._db.execute(
                 "SELECT hash FROM pit_journal ORDER BY id DESC LIMIT 1"
             ).fetchone()

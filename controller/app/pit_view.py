@@ -40,7 +40,6 @@ from aiohttp import web
 
 from controller.app.cli import seconds, tcp_port
 from controller.app.config import PitConfig
-from controller.app.pit_alarms import HEADS_KEPT
 from controller.app.pit_boards import GameViews
 from controller.app.pit_figures import figures_csv, series, shift_figures, svg_chart, when
 from controller.app.pit_floor import Floor, TableSeen, iso
@@ -52,7 +51,7 @@ from controller.errors import ConfigError, TableError
 
 log = logging.getLogger(__name__)
 
-__all__ = ["HEADS_KEPT", "Floor", "PitView", "TableSeen", "add_arguments", "run"]
+__all__ = ["Floor", "PitView", "TableSeen", "add_arguments", "run"]
 
 STATIC = Path(__file__).parent / "pit_static"
 PASSWORD_ENV = "TABLECTL_PIT_PASSWORD"
