@@ -4,8 +4,9 @@ forks, shown on the floor page.
 
 The first test is the attack the table cannot see itself: a table plays, stops; someone
 with the SD card (and, as far as the table can tell, the key) cuts the rows after the last
-checkpoint off its journal, which then checks out at the next start; the table starts and
-publishes its shorter head, and the pit, over a real mosquitto, flags it.
+checkpoint off its journal, which then checks out at the next start, and deletes its pit
+cursor (which would have told the table); the table starts and publishes its shorter
+head, and the pit, over a real mosquitto, flags it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 from pit_helpers import Broker, make_config
 
 from controller.app.demo import SimHands, act, sign_in_dealer
+from controller.app.pit_cursor import cursor_path
 from controller.app.pit_store import PitStore
 from controller.app.pit_view import Floor, PitView
 from controller.app.table import RunningTable
@@ -67,6 +69,8 @@ def test_a_journal_cut_short_while_the_table_was_off_raises_the_pits_alarm(
         db.execute("DROP TRIGGER journal_no_delete")
         db.execute("DELETE FROM journal WHERE seq > ?", (checkpoint,))
         db.close()
+        # and the pit cursor, which would say the pit saw more (the table would refuse)
+        cursor_path(config.journal_path).unlink()
 
         again = RunningTable(config, simulate=True, serve=False, seed=8).start()  # checks out
         try:
