@@ -103,7 +103,7 @@ def examine(path: Path, key_file: Path | None) -> tuple[int, Head, str]:
         try:
             Journal(live, key=key, readonly=True).close()  # the start's own check
             verify_set(files, key)
-            problem = pit_cursor_problem(path, rows)
+            problem = pit_cursor_problem(path)
         except JournalError as exc:
             problem = str(exc)
         try:

@@ -91,12 +91,8 @@ class RunningTable:
         # held while the table runs: a second table, or a reopen, on this journal is refused
         self.lock = JournalLock(config.journal_path).acquire(f"the table {config.table_id}")
         try:
+            check_pit_cursor(config)  # behind its own pit cursor: rolled back
             journal = open_table_journal(config)
-            try:
-                check_pit_cursor(config, journal)  # behind its own pit cursor: rolled back
-            except BaseException:
-                journal.close()
-                raise
         except BaseException:
             self.lock.release()
             raise
