@@ -61,3 +61,8 @@ class JournalLock:
             os.ftruncate(self._fd, 0)
             os.close(self._fd)  # closing the descriptor lets go of the lock
             self._fd = None
+
+    def __del__(self) -> None:  # a table whose start failed half-way lets go too
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None

@@ -9,6 +9,9 @@ What it keeps, and why:
   published them on their ``event`` topics (settlements, violations, holds cleared, device
   and controller alarms, sign-ins, starts), each once (keyed by the row's hash: a row sent
   twice after a cut is stored once).
+- ``witnessed``, ``superseded``, ``witness_heads``: every journal row's hash the pit has
+  seen, per table and seq, and each table's witnessed head (`pit_witness`): what the
+  journal alarms come from, and why a (table, seq) is kept for the figures once.
 - ``tables``: the last status each table said and since when (a view restarted knows that
   bj-04 has been offline since 21:04, not just that it is offline).
 - ``pit_journal``: the pit's own append-only log, each entry chained to the one before by
