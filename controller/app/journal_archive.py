@@ -15,7 +15,11 @@ and stops at the first that does not pass:
 3. **keep the last rounds** (GLI-24's last-game recall): the file is deleted from the table
    only if the files after it still hold at least ``keep_rounds`` (10 or more) whole
    rounds besides the one being played;
-4. **delete** the file and its ``-wal``, ``-shm`` and checkpoint.
+4. **keep what the pit has not acknowledged**: on a table with a pit feed, the file is
+   deleted only once the pit's broker has acknowledged its last row (the publisher's
+   durable cursor, `pit_cursor`): until then the rows the pit is still to be sent stay
+   where the publisher reads them;
+5. **delete** the file and its ``-wal``, ``-shm`` and checkpoint.
 
 Never before: a file is deleted only after it verified and its archive verified. The key
 is not copied to the archive (whoever reads the archive must not be able to forge it):
@@ -100,8 +104,14 @@ def _delete(path: Path) -> None:
         item.unlink(missing_ok=True)
 
 
-def archive_sealed(base: Path, key: bytes, keeping: JournalKeeping) -> list[Path]:
+def archive_sealed(
+    base: Path,
+    key: bytes,
+    keeping: JournalKeeping,
+    acknowledged: Callable[[], int] | None = None,
+) -> list[Path]:
     """One pass: archive and delete what may go; returns the archives written or found.
+    ``acknowledged``: the last row the pit's broker acknowledged (None: no pit feed).
     Raises `JournalCorrupt` (naming the file) for a file that does not verify."""
     folder = keeping.archive_dir
     if folder is None:
@@ -131,6 +141,12 @@ def archive_sealed(base: Path, key: bytes, keeping: JournalKeeping) -> list[Path
             log.info("journal archive: %s archived, kept at the table (GLI-24: %d rounds "
                      "after it, %d kept)", path.name, len(rounds), keeping.keep_rounds)  # fmt: skip
             break
+        acked = None if acknowledged is None else acknowledged()
+        if acked is not None and acked < head.seq:
+            log.info("journal archive: %s archived, kept at the table: the pit has "
+                     "acknowledged rows up to %d, the file ends at row %d", path.name, acked,
+                     head.seq)  # fmt: skip
+            break
         _delete(path)
         log.warning("journal archive: %s verified, archived to %s and deleted from the table",
                     path.name, target)  # fmt: skip
@@ -146,8 +162,10 @@ class Archiver:
         key: bytes,
         keeping: JournalKeeping,
         on_broken: Callable[[JournalCorrupt], None] | None = None,
+        acknowledged: Callable[[], int] | None = None,
     ) -> None:
         self.base = base
+        self.acknowledged = acknowledged  # by the pit's broker (None: no pit feed)
         self.on_broken = on_broken  # a sealed file that does not verify: the table stops
         self._key = key
         self.keeping = keeping
@@ -184,7 +202,9 @@ class Archiver:
                 return
             started = time.monotonic()
             try:
-                self.archived = archive_sealed(self.base, self._key, self.keeping)
+                self.archived = archive_sealed(
+                    self.base, self._key, self.keeping, self.acknowledged
+                )
                 self.error = None
             except JournalCorrupt as exc:  # a broken row, as the background check finds one
                 self.error = exc

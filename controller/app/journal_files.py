@@ -144,6 +144,42 @@ def open_table_journal(config: TableConfig) -> Journal:
         ) from None
 
 
+def pit_cursor_problem(path: Path) -> str:
+    """'' when the journal (its set, read only) is not behind its own pit cursor
+    (`pit_cursor.behind_cursor`), else what is wrong, in words. A journal that cannot be
+    read is left to the journal's own check; a cursor file that cannot be read says so."""
+    import sqlite3
+
+    from controller.app.pit_cursor import acknowledged, behind_cursor
+    from controller.app.pit_reader import JournalReader
+
+    if not set_files(path):
+        return ""  # a new journal
+    try:
+        reader = JournalReader(path)
+        try:
+            first, last = reader.first_hash(), reader.last_seq()
+        finally:
+            reader.close()
+    except sqlite3.Error:
+        return ""  # not a journal that opens: its own check says why
+    try:
+        acked = acknowledged(path, first)
+    except sqlite3.Error as exc:
+        return f"its pit cursor cannot be read ({exc})"
+    return behind_cursor(last, acked, path)
+
+
+def check_pit_cursor(config: TableConfig) -> None:
+    """Refuse a journal whose last row is behind its own pit cursor: the pit's broker
+    acknowledged rows this journal no longer has, so it was rolled back (docs/security.md,
+    "The journal"). Checked before the journal is opened for writing; one line naming
+    both rows; the files are left as they are."""
+    problem = pit_cursor_problem(config.journal_path)
+    if problem:
+        raise JournalError(f"{problem}; {REFUSED.format(config.journal_path)}")
+
+
 class TableHistory(SetReader):
     """The table's set of files at the table, as its start replays it: the last snapshot
     in the newest file that has one; a replay of every row refused (before a row is

@@ -17,9 +17,15 @@ why, with the old one kept beside it:
 4. a new journal is created with a new key, and its first row, `JournalReopened`, names
    the old file, its last good head, what was wrong, who and why.
 
-The same is how the journal key is rotated: a new journal (the reason says so). Stop the
-table first (``systemctl stop tablectl``): the files must not be moved under a running
-controller.
+The same is how the journal key is rotated: a new journal (the reason says so). It is
+also the way on for a journal behind its own pit cursor (rolled back: `tablectl run`
+refuses it): the cursor file moves aside with the old journal, so the new journal starts
+a cursor of its own and the pit is sent the new journal from its row 1 (the pit sees the
+new journal, and says so).
+
+Stop the table first (``systemctl stop tablectl``): the files must not be moved under a
+running controller. A reopen takes the journal's lock (`journal_lock`) the running table
+holds, and is refused, naming what runs, while it is held.
 """
 
 from __future__ import annotations
@@ -33,7 +39,15 @@ from pathlib import Path
 from typing import TextIO
 
 from controller.app.config import TableConfig
-from controller.app.journal_files import journal_files, key_path, open_journal, read_key
+from controller.app.journal_files import (
+    journal_files,
+    key_path,
+    open_journal,
+    pit_cursor_problem,
+    read_key,
+)
+from controller.app.journal_lock import JournalInUse, JournalLock
+from controller.app.pit_cursor import cursor_path
 from controller.errors import ConfigError
 from controller.journal import GENESIS, Head, Journal, JournalCorrupt, JournalError
 from controller.journal_set import set_files, verify_set
@@ -89,6 +103,7 @@ def examine(path: Path, key_file: Path | None) -> tuple[int, Head, str]:
         try:
             Journal(live, key=key, readonly=True).close()  # the start's own check
             verify_set(files, key)
+            problem = pit_cursor_problem(path)
         except JournalError as exc:
             problem = str(exc)
         try:
@@ -103,11 +118,14 @@ def examine(path: Path, key_file: Path | None) -> tuple[int, Head, str]:
 
 
 def set_aside(path: Path, key_file: Path | None, stamp: str) -> Path:
-    """Rename every file of the journal to ``<journal>.refused-<stamp>`` + its ending."""
+    """Rename every file of the journal, and its pit cursor, to
+    ``<journal>.refused-<stamp>`` + its ending."""
     aside = path.with_name(f"{path.name}.refused-{stamp}")
     key = key_path(path, key_file)
     moved: list[str] = []
-    for item in journal_files(path, key_file):
+    cursor = cursor_path(path)
+    cursors = [cursor, *(cursor.with_name(cursor.name + end) for end in ("-wal", "-shm"))]
+    for item in [*journal_files(path, key_file), *(c for c in cursors if c.exists())]:
         if item == key:
             target = aside.with_name(aside.name + ".key")
         else:
@@ -135,21 +153,25 @@ def reopen(
     """Set the journal aside and open a new one whose first row says so. The caller has
     identified ``staff_id`` as a supervisor."""
     path = config.journal_path
-    rows, good, problem = examine(path, config.journal_key)
-    stamp = (now or datetime.datetime.now(datetime.UTC)).strftime("%Y%m%dT%H%M%SZ")
-    aside = set_aside(path, config.journal_key, stamp)
-    record = JournalReopened(
-        old_file=str(aside),
-        old_rows=rows,
-        last_good_seq=good.seq,
-        last_good_hash=good.hash,
-        refused=problem or "nothing: it checked out (the key was rotated)",
-        staff_id=staff_id,
-        reason=reason,
-    )
-    with open_journal(path, key_file=config.journal_key, create=True) as journal:
-        journal.record(record, source="supervisor", actor=staff_id)
-        journal.checkpoint()
+    lock = JournalLock(path).acquire("tablectl journal reopen")  # no table runs on it
+    try:
+        rows, good, problem = examine(path, config.journal_key)
+        stamp = (now or datetime.datetime.now(datetime.UTC)).strftime("%Y%m%dT%H%M%SZ")
+        aside = set_aside(path, config.journal_key, stamp)
+        record = JournalReopened(
+            old_file=str(aside),
+            old_rows=rows,
+            last_good_seq=good.seq,
+            last_good_hash=good.hash,
+            refused=problem or "nothing: it checked out (the key was rotated)",
+            staff_id=staff_id,
+            reason=reason,
+        )
+        with open_journal(path, key_file=config.journal_key, create=True) as journal:
+            journal.record(record, source="supervisor", actor=staff_id)
+            journal.checkpoint()
+    finally:
+        lock.release()
     return aside, record
 
 
@@ -157,13 +179,22 @@ def run_reopen(config: TableConfig, staff_id: str, reason: str, out: TextIO) -> 
     from controller.app.supervisor import IdentityRefused, identify
 
     reason = check_reason(reason)
+    try:  # before the PIN: a running table is named at once
+        JournalLock(config.journal_path).acquire("tablectl journal reopen").release()
+    except JournalInUse as exc:
+        print(f"tablectl journal: reopen refused: {exc}", file=sys.stderr)
+        return 1
     pin = read_pin(sys.stdin)
     try:
         member = identify(config, staff_id, pin, "supervisor")
     except IdentityRefused as exc:
         print(f"tablectl journal: reopen refused: {exc}", file=sys.stderr)
         return 1
-    aside, record = reopen(config, member.id, reason)
+    try:
+        aside, record = reopen(config, member.id, reason)
+    except JournalInUse as exc:
+        print(f"tablectl journal: reopen refused: {exc}", file=sys.stderr)
+        return 1
     print(
         f"kept the old journal as {aside} ({record.old_rows} rows, last good row "
         f"{record.last_good_seq}:{record.last_good_hash}; {record.refused})",

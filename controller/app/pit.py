@@ -58,7 +58,7 @@ from typing import Any
 
 from controller import game as games
 from controller.app.config import TableConfig
-from controller.app.pit_cursor import Cursor, cursor_path
+from controller.app.pit_cursor import Cursor, behind_cursor, cursor_path
 from controller.app.pit_link import make_client, parse_broker, topic_base
 from controller.app.pit_privacy import Marks, names_a_card, public_payload, withhold
 from controller.app.pit_reader import JournalReader
@@ -194,14 +194,9 @@ class PitPublisher:
             self.cursor = Cursor(cursor_path(self.journal_path), key)
         except sqlite3.Error as exc:
             raise PitError(f"the pit feed cannot open {self.journal_path}: {exc}") from exc
-        last = self._last_seq()
-        if self.cursor.seq > last:
-            log.warning(
-                "pit cursor %d is past the journal's last row %d: from row 1",
-                self.cursor.seq,
-                last,
-            )
-            self.cursor.save(0)
+        problem = behind_cursor(self._last_seq(), self.cursor.seq, self.journal_path)
+        if problem:  # the table refuses this journal before it starts (check_pit_cursor)
+            raise PitError(f"{problem}: the pit feed does not resend it")
         self._sent = self.acked_seq = self.cursor.seq
         log.info(
             "pit: %s:%d %s, resuming after journal row %d",
@@ -231,6 +226,12 @@ class PitPublisher:
         if self.cursor is not None:
             self.cursor.close()
             self.cursor = None
+
+    def acknowledged(self) -> int:
+        """The last row the broker acknowledged, as the durable cursor holds it (0 before
+        the start): the journal archiver keeps every row after it at the table."""
+        cursor = self.cursor
+        return 0 if cursor is None else cursor.seq
 
     def wait_acknowledged(self, seq: int, timeout: float) -> bool:
         """Wait until the broker has acknowledged every row up to ``seq`` (tests, bench)."""

@@ -6,7 +6,9 @@ back; controller faults; a table lost (its Last Will) and back; journal alarms; 
 that recovered a hand from the journal. No journal numbers: times and words. An alarm that
 needs the manager (a HOLD, a table or device lost, a fault, a journal alarm) flashes until
 the manager acknowledges it; the acknowledgement (who and when) is journaled in the pit's
-own store (`PitStore.journal`), as is each table lost, so both survive a restart.
+own store (`PitStore.journal`), as is each table lost and each journal alarm, so they
+survive a restart. The journal alarms come from the pit's durable witness of every
+table's rows (`pit_witness`).
 """
 
 from __future__ import annotations
@@ -16,11 +18,11 @@ from collections import OrderedDict
 from typing import Any, Protocol
 
 from controller.app.pit_store import PitStore
+from controller.app.pit_witness import Witnessed
 from controller.app.pit_words import ALARM_WORDS, decision_words
 
 log = logging.getLogger(__name__)
 
-HEADS_KEPT = 4096  # journal hashes remembered per table, to see a fork at a row seen before
 LOG_KEPT = 500  # alarm log entries kept in memory (the shift's newest)
 ALERTS = frozenset(
     {"hold", "lost", "device", "fault", "journal", "counterfeit", "override", "refused"}
@@ -31,46 +33,50 @@ WITHHELD = "(the message is withheld: it names a card)"
 class Heads(Protocol):
     site: str
     table: str
-    journal_seq: int
     journal_hash: str
-    heads: dict[int, str]
     journal_alarm: str
     alarms: Any
 
 
-def watch_head(seen: Heads, seq: Any, digest: Any, head: bool) -> str:
-    """A row's hash the table published (``head``: its journal's last row). A head below
-    the last one seen, or a hash other than the one seen at that row, raises the table's
+def alarm_words(seen: Witnessed, payload: Any = None) -> str:
+    """The journal alarm a row or head the witness judged (`pit_witness`) raises, or ''."""
+    if seen.status == "fork":
+        return (
+            f"journal forked at row {seen.seq}: hash {seen.digest[:12]}, where "
+            f"{seen.known[:12]} was seen before (the journal was rewritten)"
+        )
+    if seen.status == "back":
+        return (
+            f"journal head went back from row {seen.said} to row {seen.seq} (rows cut off "
+            "the end, or a new journal opened)"
+        )
+    if seen.status == "reopened":
+        said = payload if isinstance(payload, dict) else {}
+        who = str(said.get("staff_id") or "?")[:40]
+        why = str(said.get("reason") or "")[:200]
+        return (
+            f"a new journal was opened by {who}: {why} (the pit had witnessed the old one "
+            f"to row {seen.old_head})"
+        )
+    return ""
+
+
+def watch_head(seen: Heads, witnessed: Witnessed | None, head: bool, payload: Any = None) -> str:
+    """A row or head the witness has judged (``head``: the journal's last row, from the
+    table's state): a fork, a head that went back or a new journal raises the table's
     journal alarm, which this returns ('' if none)."""
-    if not isinstance(seq, int) or not isinstance(digest, str) or not digest:
-        return ""  # a table from before issue 12 publishes no hash
-    known = seen.heads.get(seq)
-    alarm = ""
-    if known is not None and known != digest:
-        alarm = (
-            f"journal forked at row {seq}: hash {digest[:12]}, where {known[:12]} was "
-            "seen before (the journal was rewritten)"
-        )
-    elif head and seq < seen.journal_seq:
-        alarm = (
-            f"journal head went back from row {seen.journal_seq} to row {seq} (rows cut "
-            "off the end, or a new journal opened)"
-        )
+    if witnessed is None:
+        return ""  # a table that publishes no hash, or a seq no row has
+    alarm = alarm_words(witnessed, payload)
     if alarm:
         log.error("table %s/%s: %s", seen.site, seen.table, alarm)
         seen.journal_alarm = alarm
         seen.alarms.appendleft(
-            {"seq": seq, "severity": "journal", "kind": "JournalHead", "rule": "",
+            {"seq": witnessed.seq, "severity": "journal", "kind": "JournalHead", "rule": "",
              "message": alarm, "wall": None}
         )  # fmt: skip
-        for later in [s for s in seen.heads if s > seq]:  # another journal's rows now
-            del seen.heads[later]
-    seen.heads.pop(seq, None)
-    seen.heads[seq] = digest
-    while len(seen.heads) > HEADS_KEPT:
-        del seen.heads[next(iter(seen.heads))]
     if head:
-        seen.journal_hash = digest
+        seen.journal_hash = witnessed.digest
     return alarm
 
 
@@ -86,18 +92,23 @@ class AlarmLog:
         acknowledgements."""
         self.entries.clear()
         pit = self.store.journal_entries()
-        lost = [e for e in pit if e["kind"] == "TableLost" and e["at"] >= since]
+        kinds = ("TableLost", "JournalAlarm")
+        lost = [e for e in pit if e["kind"] in kinds and e["at"] >= since]
         rows = self.store.rows(since)
         merged = sorted(
             [(r["wall"], 0, r) for r in rows] + [(e["at"], 1, e) for e in lost],
             key=lambda item: (item[0], item[1]),
         )
         for _, source, item in merged:
+            what = item.get("what") or {}
             if source == 0:
                 body = {**item, "hash": None}
                 self.take(item["site"], item["table"], body, True)
+            elif item["kind"] == "JournalAlarm":
+                self.journal_alarm(
+                    what["site"], what["table"], item["at"], what["message"], journal=False
+                )
             else:
-                what = item["what"]
                 self.table_lost(what["site"], what["table"], item["at"], False, journal=False)
         for entry in pit:
             if entry["kind"] == "AlarmAcknowledged" and entry["what"]["alarm"] in self.entries:
@@ -188,7 +199,14 @@ class AlarmLog:
             )  # fmt: skip
         return False
 
-    def journal_alarm(self, site: str, table: str, at: str, text: str) -> None:
+    def journal_alarm(
+        self, site: str, table: str, at: str, text: str, *, journal: bool = True
+    ) -> None:
+        """A journal alarm (`watch_head`), journaled in the pit's store: it survives a
+        restart of the view, on the table's row and in the log."""
+        if journal:
+            what = {"site": site, "table": table, "message": text}
+            self.store.journal(at, "JournalAlarm", "pit view", what)
         key = f"{site}/{table}/journal@{at}"
         base = {"id": key, "at": at, "site": site, "table": table, "kind": "JournalHead"}
         self._add({**base, "words": ALARM_WORDS["JournalHead"], "severity": "journal",

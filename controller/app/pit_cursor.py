@@ -37,3 +37,32 @@ class Cursor:
 def cursor_path(journal_path: Path) -> Path:
     """Where a journal's cursor file lives: beside it, named after it."""
     return journal_path.with_name(journal_path.name + ".pit-cursor")
+
+
+def acknowledged(journal_path: Path, first_hash: str) -> int:
+    """The highest row of the journal whose row 1 is ``first_hash`` that the pit's broker
+    acknowledged, as its cursor file says (whatever broker and topics: each key ends with
+    the journal's row 1), read only; 0 when there is no cursor file or no entry for it."""
+    path = cursor_path(journal_path)
+    if not first_hash or not path.exists():
+        return 0
+    db = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        rows = db.execute("SELECT key, seq FROM cursor").fetchall()
+    finally:
+        db.close()
+    return max((int(seq) for key, seq in rows if str(key).rsplit("|", 1)[-1] == first_hash),
+               default=0)  # fmt: skip
+
+
+def behind_cursor(last_seq: int, acked: int, journal_path: Path) -> str:
+    """What a journal whose last row is behind its own pit cursor is, in words ('' if it
+    is not): the pit saw rows this journal no longer has."""
+    if acked <= last_seq:
+        return ""
+    return (
+        f"the journal ends at row {last_seq}, but its pit cursor "
+        f"{cursor_path(journal_path).name} says the pit's broker acknowledged rows up to "
+        f"row {acked}: the journal was rolled back (an older copy put back, or rows cut off "
+        "the end)"
+    )

@@ -13,8 +13,10 @@ the table is there at all:
   broker is back, a table whose Last Will the outage itself caused is unknown, not
   offline, for ``outage_grace`` seconds, the time a table takes to reconnect.
 
-The journal's head is watched as before (issue 12): a head that goes backwards or forks
-raises a journal alarm kept on the table's row (`pit_alarms.watch_head`).
+The journal's rows and head are witnessed durably in the pit's store (`pit_witness`): a
+row rewritten, a head that goes backwards or a new journal raises a journal alarm kept
+on the table's row and in the pit's store (`pit_alarms.watch_head`), whenever it comes
+and across a restart of the view; a (table, seq) counts once in the figures.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.app.pit_alarms import HEADS_KEPT, AlarmLog, watch_head
+from controller.app.pit_alarms import AlarmLog, watch_head
 from controller.app.pit_figures import when
 from controller.app.pit_games import game_words
 from controller.app.pit_store import PitStore
@@ -37,7 +39,7 @@ from controller.app.pit_words import state_words
 
 log = logging.getLogger(__name__)
 
-__all__ = ["HEADS_KEPT", "Floor", "TableSeen"]
+__all__ = ["Floor", "TableSeen"]
 
 
 def iso(stamp: float) -> str:
@@ -76,8 +78,7 @@ class TableSeen:
     last_event: float | None = None  # monotonic, when its last journal event arrived
     alarms: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=5))
     journal_hash: str = ""  # the head's hash (with journal_seq)
-    heads: dict[int, str] = field(default_factory=dict)  # seq -> hash seen, newest last
-    journal_alarm: str = ""  # the head went backwards or forked (kept until restart)
+    journal_alarm: str = ""  # the journal's last alarm of the shift (from the pit's store)
 
 
 class Floor:
@@ -121,6 +122,10 @@ class Floor:
         for site, table, game, status, reason, since in self.store.statuses():
             seen = self._table(site, table)
             seen.game, seen.status, seen.reason, seen.status_since = game, status, reason, since
+        for entry in self.store.journal_entries("JournalAlarm"):
+            what = entry["what"]
+            if entry["at"] >= start:
+                self._table(what["site"], what["table"]).journal_alarm = what["message"]
 
     def _table(self, site: str, table: str) -> TableSeen:
         seen = self.tables.get((site, table))
@@ -186,7 +191,10 @@ class Floor:
                 self._status(seen, body, retained)
             elif kind == "state":
                 state = body.get("state") or {}
-                alarm = watch_head(seen, state.get("journal_seq"), state.get("journal_hash"), True)
+                head = self.store.take_head(
+                    site, table_id, state.get("journal_seq"), state.get("journal_hash")
+                )
+                alarm = watch_head(seen, head, True)
                 if alarm:
                     self.log.journal_alarm(site, table_id, iso(self.wall()), alarm)
                 self._state(seen, state, now - self._age(body.get("at")))
@@ -222,7 +230,8 @@ class Floor:
     def _row(self, seen: TableSeen, body: dict[str, Any], now: float) -> None:
         """A journal row, from the ``event`` topic (or the ``alarm`` topic's copy)."""
         seq = body.get("seq")
-        alarm = watch_head(seen, seq, body.get("hash"), False)
+        witnessed, added = self.store.take_row(seen.site, seen.table, body)
+        alarm = watch_head(seen, witnessed, False, body.get("payload"))
         if alarm:
             self.log.journal_alarm(seen.site, seen.table, iso(self.wall()), alarm)
         if isinstance(seq, int) and seq > seen.last_seq:
@@ -235,7 +244,8 @@ class Floor:
             payload = body.get("payload") or {}
             seen.restarted_at = str(body.get("wall", ""))
             seen.replayed = int(payload.get("replayed_events") or 0)
-        added = self.store.add_row(seen.site, seen.table, body)
+        if witnessed is not None and not witnessed.kept:
+            return  # a row of a rewritten journal: not the floor's figures or alarm log
         if self.log.take(seen.site, seen.table, body, added) or added:
             self.rows_version += 1  # the figures and charts are worked out again
         if body.get("severity") or kind in ("Violation", "HoldCleared", "DeviceLost"):

@@ -23,7 +23,8 @@ def import_journal(store: PitStore, site: str, table: str, lines: Iterable[str])
     """A table's journal, as `tablectl journal export` writes it, into the pit's store: the
     rows the figures and the alarm log are made of (each once, as if it had been published:
     a private game's cards withheld as on the public topic, `public_payload`). Returns how many
-    rows were new."""
+    rows were new. Each row goes through the pit's witness (`pit_witness`), as a published
+    one does: a row at a seq the pit witnessed with another hash is not kept."""
     added, marks = 0, None  # a private game's marks, from its TableStarted row on
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -39,7 +40,7 @@ def import_journal(store: PitStore, site: str, table: str, lines: Iterable[str])
         payload = row.get("payload")
         if marks is not None:
             payload = public_payload(marks, kind, payload, json.dumps(payload), {})
-        added += store.add_row(site, table, {**row, "payload": payload})
+        added += store.take_row(site, table, {**row, "payload": payload})[1]
     return added
 
 

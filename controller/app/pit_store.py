@@ -9,6 +9,9 @@ What it keeps, and why:
   published them on their ``event`` topics (settlements, violations, holds cleared, device
   and controller alarms, sign-ins, starts), each once (keyed by the row's hash: a row sent
   twice after a cut is stored once).
+- ``witnessed``, ``superseded``, ``witness_heads``: every journal row's hash the pit has
+  seen, per table and seq, and each table's witnessed head (`pit_witness`): what the
+  journal alarms come from, and why a (table, seq) is kept for the figures once.
 - ``tables``: the last status each table said and since when (a view restarted knows that
   bj-04 has been offline since 21:04, not just that it is offline).
 - ``pit_journal``: the pit's own append-only log, each entry chained to the one before by
@@ -24,15 +27,18 @@ figures restart from the view's start, unless the tables' journal exports are im
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import secrets
 import sqlite3
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from controller.app.pit_games import round_ends
+from controller.app.pit_witness import Witness, Witnessed, checked
 from controller.errors import TableError
 
 # the journal rows the pit keeps (the others only move the floor's clocks); and every
@@ -88,10 +94,23 @@ class PitStore:
         try:
             self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")  # the manager's acknowledgements
+            # a witnessed row's commit survives the view's crash, not the machine's power
+            # (WAL, NORMAL: no fsync per row, so a floor's rows keep up); the manager's
+            # acknowledgements and the pit's other journal entries are synced (`journal`)
+            self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA)
+            self.witness = Witness(self._db, self._lock)  # every row's hash (pit_witness)
         except sqlite3.Error as exc:
             raise PitStoreError(f"the pit store {path} cannot be opened: {exc}") from exc
+
+    @contextlib.contextmanager
+    def _synced(self) -> Iterator[None]:
+        """A write synced to disk before it returns (and every row witnessed before it)."""
+        self._db.execute("PRAGMA synchronous=FULL")
+        try:
+            yield
+        finally:
+            self._db.execute("PRAGMA synchronous=NORMAL")
 
     def close(self) -> None:
         with self._lock:
@@ -105,7 +124,7 @@ class PitStore:
         return None if row is None else str(row[0])
 
     def put(self, key: str, value: str) -> None:
-        with self._lock:
+        with self._lock, self._synced():
             self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
     def client_id(self) -> str:
@@ -118,8 +137,48 @@ class PitStore:
 
     # --- rows and tables ----------------------------------------------------------------
 
+    def take_row(
+        self, site: str, table: str, body: dict[str, Any]
+    ) -> tuple[Witnessed | None, bool]:
+        """Witness one published journal row (`pit_witness`) and, when it is new in its
+        journal, keep it for the figures: one transaction, one commit. Returns what the
+        witness made of it (None: the body carries no row to witness, no hash or not a
+        row's seq) and whether the figures' rows changed."""
+        row = checked(body.get("seq"), body.get("hash"))
+        if row is None:
+            return None, False
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                seen = self.witness.row(site, table, *row, str(body.get("kind", "")))
+                added = seen.counts and self._insert_row(site, table, body)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return seen, added
+
+    def take_head(self, site: str, table: str, seq: Any, digest: Any) -> Witnessed | None:
+        """Witness the head a table's state says (`pit_witness`); None: no head in it."""
+        head = checked(seq, digest)
+        if head is None:
+            return None
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                seen = self.witness.head(site, table, *head)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return seen
+
     def add_row(self, site: str, table: str, body: dict[str, Any]) -> bool:
-        """Keep one published journal row of a kept kind; False if already kept."""
+        """Keep one journal row of a kept kind; False if already kept."""
+        with self._lock:
+            return self._insert_row(site, table, body)
+
+    def _insert_row(self, site: str, table: str, body: dict[str, Any]) -> bool:
         digest = body.get("hash")
         if body.get("kind") not in self.kept or not isinstance(digest, str) or not digest:
             return False
@@ -134,10 +193,9 @@ class PitStore:
             body.get("actor"),
             json.dumps(body.get("payload") or {}),
         )
-        with self._lock:
-            cursor = self._db.execute(
-                "INSERT OR IGNORE INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", values
-            )
+        cursor = self._db.execute(
+            "INSERT OR IGNORE INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", values
+        )
         return cursor.rowcount == 1
 
     def rows(self, since: str, kinds: frozenset[str] | None = None) -> list[dict[str, Any]]:
@@ -185,7 +243,7 @@ class PitStore:
     def journal(self, at: str, kind: str, who: str, what: dict[str, Any]) -> int:
         """Append an entry (``ShiftStarted``, ``AlarmAcknowledged``) chained to the last."""
         text = json.dumps(what, sort_keys=True)
-        with self._lock:
+        with self._lock, self._synced():
             last = self._db.execute(
                 "SELECT hash FROM pit_journal ORDER BY id DESC LIMIT 1"
             ).fetchone()

@@ -355,9 +355,9 @@ class Trust:
         parts = topic.split("/")
         site, table, kind = parts[-4], parts[-2], parts[-1]
         seen = self.floor.tables.get((site, table))
-        if seen is None or not seen.heads:
+        head = self.floor.store.witness.witnessed_head(site, table)  # durable (pit_witness)
+        if seen is None or head is None:
             return
         origin = self.gate.seen[(site, table)].origin
         gone = kind == "status" and seen.status == "offline"
-        seq = max(seen.heads)
-        self.witness.head(site, table, seq, seen.heads[seq], origin, gone)
+        self.witness.head(site, table, *head, origin, gone)

@@ -43,7 +43,6 @@ from aiohttp import web
 
 from controller.app.cli import seconds, tcp_port
 from controller.app.config import PitConfig, StaffMember
-from controller.app.pit_alarms import HEADS_KEPT
 from controller.app.pit_auth import FloorDoor
 from controller.app.pit_boards import GameViews
 from controller.app.pit_figures import figures_csv, series, shift_figures, svg_chart, when
@@ -67,7 +66,7 @@ from controller.errors import ConfigError, TableError
 
 log = logging.getLogger(__name__)
 
-__all__ = ["HEADS_KEPT", "Floor", "PitView", "TableSeen", "add_arguments", "run"]
+__all__ = ["Floor", "PitView", "TableSeen", "add_arguments", "run"]
 
 STATIC = Path(__file__).parent / "pit_static"
 FIGURES_SECONDS = 5.0  # the figures are worked out again at most this often without news

@@ -1,8 +1,9 @@
 """A running table: the config, the journal, the game, the devices, the loop and the
 display, put together and started in the right order.
 
-1. Open the journal with its key and check it (`controller.app.journal_files`: a journal
-   that does not check out is refused, naming the row), then rebuild the game by replaying
+1. Take the journal's lock (`journal_lock`), open the journal with its key and check it
+   (`controller.app.journal_files`: a journal that does not check out, or whose last row
+   is behind its own pit cursor, is refused, naming the row), then rebuild the game by replaying
    it (after a power cut the table comes back exactly where it stopped, and says so on the
    display). The rows the start-up check took on trust (those before its checkpoint) are
    checked in the background; a broken one stops the table.
@@ -23,6 +24,7 @@ import logging
 import queue
 import threading
 import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from controller.app import snapshots
@@ -33,9 +35,11 @@ from controller.app.journal_archive import Archiver
 from controller.app.journal_files import (
     BackgroundCheck,
     TableHistory,
+    check_pit_cursor,
     open_table_journal,
     read_key,
 )
+from controller.app.journal_lock import JournalLock
 from controller.app.journal_rotation import Rotation
 from controller.app.loop import JournalBroken, Publish, Stop, TableLoop
 from controller.app.preflight import preflight
@@ -88,20 +92,29 @@ class RunningTable:
         # True or "all": every device simulated; "gpio": the table's GPIO only
         self.simulate = "all" if simulate is True else (simulate or None)
         self.events: queue.Queue[Any] = queue.Queue()
-        journal = open_table_journal(config)
+        # held while the table runs: a second table, or a reopen, on this journal is refused
+        self.lock = JournalLock(config.journal_path).acquire(f"the table {config.table_id}")
+        journal: Journal | None = None
         try:
+            check_pit_cursor(config)  # behind its own pit cursor: rolled back
+            journal = open_table_journal(config)
             check_witnessed_head(config)  # the head the pit signed: reached, or refused
-        except JournalCorrupt:
-            journal.close()
+        except BaseException:
+            if journal is not None:
+                journal.close()
+            self.lock.release()
             raise
         self.journal_check: BackgroundCheck | None = None
         game = make_game(config)
         self.server = status_server(config, self.events) if serve else None
         self.feeds: list[Feed] = [] if self.server is None else [self.server]
+        acknowledged: Callable[[], int] | None = None  # by the pit's broker: see Archiver
         if config.pit is not None:
             from controller.app.pit import pit_publisher
 
-            self.feeds.append(pit_publisher(config))
+            pit = pit_publisher(config)
+            acknowledged = pit.acknowledged
+            self.feeds.append(pit)
         self.loop = TableLoop(
             game,
             journal,
@@ -115,7 +128,7 @@ class RunningTable:
         keeping = config.journal_keeping
         key = read_key(config.journal_path, config.journal_key)
         self.archiver = (
-            Archiver(config.journal_path, key, keeping, self._journal_broken)
+            Archiver(config.journal_path, key, keeping, self._journal_broken, acknowledged)
             if keeping.archive_dir
             else None
         )
@@ -264,3 +277,4 @@ class RunningTable:
             self.devices.close()
             self.devices = None
         self.journal.close()
+        self.lock.release()

@@ -4,8 +4,9 @@ forks, shown on the floor page.
 
 The first test is the attack the table cannot see itself: a table plays, stops; someone
 with the SD card (and, as far as the table can tell, the key) cuts the rows after the last
-checkpoint off its journal, which then checks out at the next start; the table starts and
-publishes its shorter head, and the pit, over a real mosquitto, flags it.
+checkpoint off its journal, which then checks out at the next start, and deletes its pit
+cursor (which would have told the table); the table starts and publishes its shorter
+head, and the pit, over a real mosquitto, flags it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from typing import Any
 from pit_helpers import Broker, folder_keys, make_config
 
 from controller.app.demo import SimHands, act, sign_in_dealer
-from controller.app.pit_view import HEADS_KEPT, Floor, PitView
+from controller.app.pit_cursor import cursor_path
+from controller.app.pit_store import PitStore
+from controller.app.pit_view import Floor, PitView
 from controller.app.table import RunningTable
 from controller.journal import checkpoint_path
 from sim_hardware.dealer import BlackjackDealer
@@ -66,6 +69,8 @@ def test_a_journal_cut_short_while_the_table_was_off_raises_the_pits_alarm(
         db.execute("DROP TRIGGER journal_no_delete")
         db.execute("DELETE FROM journal WHERE seq > ?", (checkpoint,))
         db.close()
+        # and the pit cursor, which would say the pit saw more (the table would refuse)
+        cursor_path(config.journal_path).unlink()
 
         again = RunningTable(config, simulate=True, serve=False, seed=8).start()  # checks out
         try:
@@ -147,8 +152,21 @@ def test_another_hash_at_a_row_seen_is_a_fork() -> None:
     assert floor.snapshot()[1]["journal_alarm"].startswith("journal forked at row 1:")
 
 
-def test_the_floor_remembers_a_bounded_number_of_hashes() -> None:
-    floor = Floor()
-    for seq in range(1, HEADS_KEPT + 50):
+def test_the_floor_remembers_every_hash_durably(tmp_path: Path) -> None:
+    """No bounded memory: a row witnessed long ago, and before a restart of the view on
+    the same store, is still recognised when it comes again with another hash."""
+    store = PitStore(tmp_path / "pit.sqlite")
+    floor = Floor(store=store)
+    for seq in range(1, 6001):
         _state(floor, seq, f"{seq:064x}")
-    assert len(floor.tables[("dunedin", "bj-01")].heads) == HEADS_KEPT
+        _alarm(floor, seq, f"{seq:064x}")
+    assert floor.snapshot()[0]["journal_alarm"] == ""
+    store.close()
+    store = PitStore(tmp_path / "pit.sqlite")
+    again = Floor(store=store)
+    _alarm(again, 2, "f" * 64)
+    assert again.snapshot()[0]["journal_alarm"] == (
+        f"journal forked at row 2: hash {'f' * 12}, where {2:064x}"[:-52] + " was seen "
+        "before (the journal was rewritten)"
+    )
+    store.close()
