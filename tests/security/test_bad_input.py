@@ -103,7 +103,7 @@ def test_a_journal_in_a_folder_that_does_not_exist_is_refused_and_not_created(
         ('[pit]\nbroker = "mqtt://pit"\nkeepalive = 0\n', "keepalive", "pit.keepalive"),
         (
             '[pit]\nbroker = "mqtts://pit"\nca_file = "/nonexistent/floor-ca.crt"\n',
-            "ca_file",
+            'ca_file = "/nonexistent',  # the example's commented [pit] names ca_file too
             "pit.ca_file",
         ),
         ('[pit]\nbroker = "mqtt://pit"\nprefix = "casino/+"\n', "prefix =", "pit.prefix"),

@@ -36,7 +36,7 @@ from controller.app.pit_cursor import cursor_path
 from controller.app.pit_view import PitView
 from controller.journal import checkpoint_path
 from controller.journal_set import set_files
-from tests.pit.pit_helpers import ROOT, Broker, DemoTable, write_config
+from tests.pit.pit_helpers import ROOT, Broker, DemoTable, folder_keys, write_config
 
 TABLE = "bj-66"
 
@@ -185,6 +185,11 @@ def fork_alarm(row: int) -> Callable[[Any], bool]:
     )
 
 
+def pit_view(broker: Broker, store: Path) -> PitView:
+    """The floor view, believing the table whose journal is beside its store (its key)."""
+    return PitView(broker.url, port=0, store=store, table_keys=folder_keys(store.parent, TABLE))
+
+
 def played_and_copied(
     folder: Path, broker: Broker, view: PitView, *, rounds: int = 8
 ) -> tuple[Path, dict[str, bytes], int, Path]:
@@ -216,7 +221,7 @@ def played_and_copied(
 def test_a_rollback_with_the_table_on_the_broker_alarms_and_is_counted_once(
     tmp_path: Path, broker: Broker
 ) -> None:
-    view = PitView(broker.url, port=0, store=tmp_path / "pit.sqlite").start()
+    view = pit_view(broker, tmp_path / "pit.sqlite").start()
     try:
         config, copy, copied_to, whole = played_and_copied(tmp_path, broker, view)
         head = last_seq(whole)
@@ -255,7 +260,7 @@ def test_a_rollback_off_the_broker_past_the_old_head_alarms_after_a_pit_restart(
     tmp_path: Path, broker: Broker
 ) -> None:
     store = tmp_path / "pit.sqlite"
-    view = PitView(broker.url, port=0, store=store).start()
+    view = pit_view(broker, store).start()
     try:
         config, copy, copied_to, whole = played_and_copied(tmp_path, broker, view)
         head = last_seq(whole)
@@ -267,7 +272,7 @@ def test_a_rollback_off_the_broker_past_the_old_head_alarms_after_a_pit_restart(
         table = DemoTable(config, journal, pace=0.01)
         try:
             play(table, journal, head + 20)  # well past the old head, unseen
-            view = PitView(broker.url, port=0, store=store).start()  # restarted
+            view = pit_view(broker, store).start()  # restarted
             broker.start()  # back: the table sends the rows after its old cursor
             assert view.floor.wait_for(lambda _: fork_alarm(copied_to + 1)(view), 60), seen(view)
         finally:
@@ -277,7 +282,7 @@ def test_a_rollback_off_the_broker_past_the_old_head_alarms_after_a_pit_restart(
         assert figures(view) == tuple(a + b for a, b in zip(old, new, strict=True))
         alarm = seen(view)["journal_alarm"]
         view.close()
-        view = PitView(broker.url, port=0, store=store).start()  # the alarm is the store's
+        view = pit_view(broker, store).start()  # the alarm is the store's
         assert seen(view)["journal_alarm"] == alarm
         (entry,) = [a for a in view.floor.alarms() if a["kind"] == "JournalHead"]
         assert entry["message"] == alarm and entry["alert"]
@@ -291,7 +296,7 @@ def test_a_rollback_while_the_pit_view_was_down_alarms_when_it_is_back(
     tmp_path: Path, broker: Broker
 ) -> None:
     store = tmp_path / "pit.sqlite"
-    view = PitView(broker.url, port=0, store=store).start()
+    view = pit_view(broker, store).start()
     try:
         config, copy, copied_to, whole = played_and_copied(tmp_path, broker, view, rounds=4)
         view.close()  # its persistent session keeps what the table sends meanwhile
@@ -303,7 +308,7 @@ def test_a_rollback_while_the_pit_view_was_down_alarms_when_it_is_back(
             assert table.wait_actions(16), table.output()
         finally:
             assert table.stop() == 0
-        view = PitView(broker.url, port=0, store=store).start()
+        view = pit_view(broker, store).start()
         assert view.floor.wait_for(lambda _: fork_alarm(copied_to + 1)(view), 30), seen(view)
         assert caught_up(view, journal)
         head = last_seq(whole)
@@ -322,7 +327,7 @@ def test_a_journal_behind_its_own_pit_cursor_is_refused_until_a_reopen(
 ) -> None:
     """The issue's case: only the journal and its checkpoint put back. The cursor, newer,
     says the pit saw more than the journal has."""
-    view = PitView(broker.url, port=0, store=tmp_path / "pit.sqlite").start()
+    view = pit_view(broker, tmp_path / "pit.sqlite").start()
     try:
         config, copy, copied_to, whole = played_and_copied(tmp_path, broker, view, rounds=3)
         head = last_seq(whole)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -109,9 +110,9 @@ def open_betting(client: ConsoleClient, shoe: SimulatedShoe) -> None:
             shoe.draw_when_open()
         else:
             assert client.post("/api/console", {"button": "next"})
-        for _ in range(500):  # another process: its state, polled after each round trip
-            if client.state().get("events_processed", 0) > seen:
-                break
+        deadline = time.monotonic() + 10.0  # another process: its state, polled until it
+        while client.state().get("events_processed", 0) <= seen:  # has taken what was done
+            assert time.monotonic() < deadline, "the table did not take the dealer's action"
     raise AssertionError(f"the table did not open betting: {client.state().get('view')}")
 
 
