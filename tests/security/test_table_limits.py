@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 import random
-import time
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
