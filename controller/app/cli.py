@@ -20,6 +20,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 from typing import NoReturn
 
 from controller.errors import TableError
@@ -46,6 +47,8 @@ COMMANDS = {
     ),
     "io-test": ("controller.app.io_test", "check a table's GPIO wiring input by input"),
     "simulate": ("controller.app.simulate", "play many rounds through the rules, fast"),
+    "example-config": ("controller.app.example_config", "print a game's example table config"),
+    "deploy-files": ("controller.app.deploy_files", "write the systemd unit, kiosk, mosquitto"),
 }
 
 
@@ -76,11 +79,20 @@ def seconds(text: str) -> float:
     return value
 
 
+def version() -> str:
+    """The installed package's version: pyproject.toml's, the one place it is written."""
+    try:
+        return metadata.version("tablectl")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="tablectl", description="Open table controller for casino card shoes and consoles."
     )
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
+    parser.add_argument("--version", action="version", version=f"tablectl {version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
         module = importlib.import_module(module_name)

@@ -20,9 +20,11 @@ import logging
 import queue
 import sys
 import tempfile
+from importlib.resources import as_file
 from pathlib import Path
 from typing import TextIO
 
+from controller.app import shipped
 from controller.app.cli import seconds
 from controller.errors import ConfigError
 from controller.game.arguments import at_least
@@ -33,8 +35,6 @@ from drivers.hid_reader import HidRfidReader
 from drivers.rfid import Rdm6300Reader
 
 log = logging.getLogger(__name__)
-
-EXAMPLE_DECK = Path(__file__).resolve().parents[2] / "examples" / "deck-rfid-example.txt"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -72,7 +72,8 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     try:
         deck = load_deck(args.deck) if args.deck else DeckEnrolment([], name="(no deck)")
         if args.sim and not args.deck:
-            deck = load_deck(EXAMPLE_DECK)
+            with as_file(shipped.example_deck()) as example:
+                deck = load_deck(example)
         usb_ids = _parse_usb(args.usb) if args.usb else None
     except ConfigError as exc:
         print(f"rfid-monitor: {exc}", file=sys.stderr)
