@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from importlib import metadata
 from typing import NoReturn
 
+from controller.app.prompt import PromptEnded
 from controller.errors import TableError
 from controller.game.arguments import whole
 
@@ -119,9 +120,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 128 + 13  # what a shell reports for a tool ended by SIGPIPE
     except KeyboardInterrupt:
         return 128 + 2
+    except PromptEnded as exc:  # Ctrl-D or Ctrl-C at a prompt: the line ends after the prompt
+        print(f"{chr(10) if exc.asked else ''}{name}: {exc}", file=sys.stderr)
+        return exc.exit_code
     except TableError as exc:
         log.debug("%s failed", name, exc_info=True)
-        print(f"{name}: {exc}", file=sys.stderr)
+        for line in str(exc).splitlines():  # a config's mistakes: one line each
+            print(f"{name}: {line}", file=sys.stderr)
         return 2
     except OSError as exc:
         log.debug("%s failed", name, exc_info=True)

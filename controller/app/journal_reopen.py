@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import getpass
 import os
 import sys
 from pathlib import Path
@@ -34,6 +33,7 @@ from typing import TextIO
 
 from controller.app.config import TableConfig
 from controller.app.journal_files import journal_files, key_path, open_journal, read_key
+from controller.app.prompt import ask_hidden
 from controller.errors import ConfigError
 from controller.journal import GENESIS, Head, Journal, JournalCorrupt, JournalError
 from controller.journal_set import set_files, verify_set
@@ -59,7 +59,7 @@ class JournalReopened:
 def read_pin(stdin: TextIO) -> str:
     """The PIN: from the terminal without echo, or one line on stdin (scripts, tests)."""
     if stdin.isatty():
-        return getpass.getpass("supervisor PIN: ")
+        return ask_hidden("supervisor PIN: ")
     return stdin.readline().rstrip("\n")
 
 
