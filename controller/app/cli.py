@@ -61,6 +61,12 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
+def say(name: str, error: Exception) -> None:
+    """``error`` on stderr after the command's name: a config's mistakes one line each."""
+    for line in str(error).splitlines() or [""]:
+        print(f"{name}: {line}", file=sys.stderr)
+
+
 def tcp_port(text: str) -> int:
     """An argparse type: a TCP port, 0 to 65535 (0: any free port)."""
     value = whole(text)
@@ -125,8 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.exit_code
     except TableError as exc:
         log.debug("%s failed", name, exc_info=True)
-        for line in str(exc).splitlines():  # a config's mistakes: one line each
-            print(f"{name}: {line}", file=sys.stderr)
+        say(name, exc)
         return 2
     except OSError as exc:
         log.debug("%s failed", name, exc_info=True)

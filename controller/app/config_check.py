@@ -1,8 +1,12 @@
 """`tablectl config check FILE`: check a table config without starting anything.
 
-Exit 0 and a summary when it is good; exit 2 and one line naming the key and its line when
-it is not. It runs every check `tablectl run` runs before it opens a device
-(`controller.app.preflight`), so a config that checks ok starts.
+Exit 0 and a summary when it is good; exit 2 and one line per mistake, each naming the key
+and its line, when it is not: every mistake it can find, in one run. It runs every check
+`tablectl run` runs before it opens a device (`controller.app.preflight`), so a config that
+checks ok starts, with one exception: a folder the table writes in (the journal's) that does
+not exist yet on this machine is not a mistake in the file but a step left, said as a
+warning with the command that makes it (exit 0; `run` refuses until it is made). The
+example configs check ok with that one step left: /var/lib/tablectl.
 """
 
 from __future__ import annotations
@@ -11,9 +15,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from controller.app.cli import say
 from controller.app.config import load_config
-from controller.app.preflight import preflight
+from controller.app.preflight import findings, steps_left
 from controller.errors import ConfigError
+
+NAME = "tablectl config"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,9 +32,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.file)
-        preflight(config)
     except ConfigError as exc:
-        print(f"tablectl config: {exc}", file=sys.stderr)
+        say(NAME, exc)
+        return 2
+    mistakes, folders = steps_left(findings(config))
+    if mistakes:
+        for mistake in mistakes:
+            say(NAME, mistake)
         return 2
     pins = config.pins
     print(
@@ -35,4 +46,10 @@ def run(args: argparse.Namespace) -> int:
         f"{config.minimum}-{config.maximum}, shoe {config.shoe.url}, "
         f"{len(pins.spots)} spots, {len(pins.buttons)} buttons, journal {config.journal_path}"
     )
+    for folder in folders:
+        print(
+            f"tablectl config: warning: {folder}; the step left before `tablectl run` on this "
+            f"machine: {folder.step}",
+            file=sys.stderr,
+        )
     return 0

@@ -5,8 +5,8 @@ see its tag id (and, with ``--deck``, the card it is enrolled as), bad frames, a
 line. Without ``--deck`` every tag is shown as not enrolled, with its id, ready to copy into
 a deck file (docs/rfid.md)::
 
-    tablectl rfid-monitor /dev/serial/by-id/usb-FTDI_...-if00-port0 --deck deck1.txt
-    tablectl rfid-monitor --usb ffff:0035 --deck deck1.txt
+    tablectl rfid-monitor /dev/serial/by-id/usb-FTDI_...-if00-port0 --deck deck1.toml
+    tablectl rfid-monitor --usb ffff:0035 --deck deck1.toml
     tablectl rfid-monitor --sim        # a simulated RDM6300 presenting the example deck
 
 Exit status: 0 when done (``--count`` reached, or Ctrl-C), 1 when the reader cannot be
