@@ -18,6 +18,7 @@ IN_PROSE = re.compile(rf"(?<![\w./-])((?:{'|'.join(map(re.escape, TOP))})/[\w./*
 FILE_LIKE = re.compile(r"^[\w./*-]+\.(toml|txt|md|py|sh|csv|json|service|acl|conf|png|whl)$")
 # what a command writes, named as its output in the README's prose, and the command
 MADE = {"bench/results/latest.json": "make bench"}
+BUILT = {"make wheel": "dist/"}  # a command in a README block, and the folder it fills
 
 
 def exists(path: str) -> bool:
@@ -44,13 +45,15 @@ def test_every_file_a_readme_command_reads_exists() -> None:
     missing = []
     for block in shell_blocks():
         made: set[str] = set()
+        built: list[str] = []
         for line in block:
+            built += [folder for command, folder in BUILT.items() if line.startswith(command)]
             words = shlex.split(line, comments=True)
             for before, word in zip(["", *words], words, strict=False):
                 if before in ("--out", ">"):
                     made.add(word)
                     continue
-                if word.startswith(("/", "~", "-", "$")) or "://" in word:
+                if word.startswith(("/", "~", "-", "$", *built)) or "://" in word:
                     continue
                 if FILE_LIKE.match(word) and word not in made and not exists(word):
                     missing.append(f"{word} (in: {line.strip()})")
