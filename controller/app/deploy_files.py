@@ -25,7 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="overwrite files already there")
 
 
-def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
+def run(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
+    out = out or sys.stdout  # looked up now: a test may have replaced it
     kept = []
     for name, resource in shipped.deploy_files():
         target = args.dir / name

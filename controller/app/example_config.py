@@ -29,7 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
+def run(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
+    out = out or sys.stdout  # looked up now: a test may have replaced it
     resource = shipped.example_deck() if args.deck else shipped.example_config(args.game)
     text = resource.read_text(encoding="utf-8")
     if args.out is None:

@@ -22,6 +22,9 @@ import pytest
 
 from controller.game import names
 
+# the first test also waits for the build and the installs: minutes on a loaded machine
+pytestmark = pytest.mark.timeout(900)
+
 ROOT = Path(__file__).resolve().parents[2]
 LOCK = ROOT / "requirements" / "table.txt"
 NOT_THE_PRODUCT = (
