@@ -3,16 +3,14 @@
 Exit 0 and a summary when it is good; exit 2 and one line per mistake, each naming the key
 and its line, when it is not: every mistake it can find, in one run. It runs every check
 `tablectl run` runs before it opens a device (`controller.app.preflight`), so a config that
-checks ok starts, with one exception: a folder the table writes in (the journal's) that does
-not exist yet on this machine is not a mistake in the file but a step left, said as a
-warning with the command that makes it (exit 0; `run` refuses until it is made). The
-example configs check ok with that one step left: /var/lib/tablectl.
+checks ok starts. A file that is right on a machine without the folder the table writes in
+(the journal's: the examples' /var/lib/tablectl) exits 1 with the one step left, the
+command that makes the folder; `run` refuses until it is made.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from controller.app.cli import say
@@ -35,21 +33,20 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         say(NAME, exc)
         return 2
-    mistakes, folders = steps_left(findings(config))
+    found = findings(config)
+    mistakes, folders = steps_left(found)
     if mistakes:
-        for mistake in mistakes:
+        for mistake in found:
             say(NAME, mistake)
         return 2
+    if folders:
+        for folder in folders:
+            say(NAME, ConfigError(folder.step))
+        return 1
     pins = config.pins
     print(
         f"{args.file}: ok: table {config.table_id} ({config.game}), limits "
         f"{config.minimum}-{config.maximum}, shoe {config.shoe.url}, "
         f"{len(pins.spots)} spots, {len(pins.buttons)} buttons, journal {config.journal_path}"
     )
-    for folder in folders:
-        print(
-            f"tablectl config: warning: {folder}; the step left before `tablectl run` on this "
-            f"machine: {folder.step}",
-            file=sys.stderr,
-        )
     return 0

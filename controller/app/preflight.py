@@ -8,8 +8,9 @@ folder. Each one raises `ConfigError` naming the key and its line in the config.
 
 Every check runs, and every mistake is reported, one line each. A folder the table writes
 in that does not exist yet (the journal's, the console secret's) is `FolderMissing`: `run`
-refuses to start without it, as for any mistake, while `tablectl config check` reports it
-as the step left on this machine, with the command that makes it (`steps_left`).
+refuses to start without it, as for any mistake (a typo in the path would otherwise start
+an empty journal elsewhere), and `tablectl config check` says it as the one step left on
+this machine, with the command that makes it (`steps_left`).
 
 Adding a check: write ``def check_x(config: TableConfig, at: Where) -> None`` that raises
 ``at.error("what is wrong", "section", "key")``, and append it to `CHECKS`. A check only
@@ -41,21 +42,27 @@ class Where(Checker):
 
     def missing_folder(self, folder: Path, *path: str) -> FolderMissing:
         error = self.error(f"the folder {folder} does not exist (create it first)", *path)
-        return FolderMissing(str(error), folder)
+        return FolderMissing(str(error), folder, str(self.error("", *path)))
 
 
 class FolderMissing(ConfigError):
     """A folder the table writes in does not exist yet: a step of setting the machine up
     (docs/install.md), not a mistake in the file."""
 
-    def __init__(self, message: str, folder: Path) -> None:
+    def __init__(self, message: str, folder: Path, where: str) -> None:
         super().__init__(message)
         self.folder = folder
+        self.where = where  # "file:line: journal.path: "
 
     @property
     def step(self) -> str:
-        """The command that makes it, for the service's user (docs/install.md)."""
-        return f"sudo install -d -o tablectl -g tablectl -m 0750 {self.folder}"
+        """The one line `config check` says: the folder, and the command that makes it for
+        the service's user (docs/install.md), unless the path itself is the mistake."""
+        return (
+            f"{self.where}the folder {self.folder} does not exist yet: the one step left "
+            f"before this table runs here is `sudo install -d -o tablectl -g tablectl -m 0750 "
+            f"{self.folder}` (or correct the path, if that is not the table's folder)"
+        )
 
 
 Check = Callable[[TableConfig, Where], None]
