@@ -55,7 +55,7 @@ mutate: $(STAMP)
 
 # requirements/table.txt: the exact versions a table runs (the dependencies and the pi
 # extra), with the hash of every file of each version on the index, so the same lock
-# installs on x86_64 and on a Pi's aarch64 (docs/install.md). Pins already there are kept;
+# installs on x86_64 and on a Pi's aarch64 (README, "From the wheel"). Pins already there are kept;
 # `make lock LOCK_ARGS=--upgrade` moves every pin to the newest the ranges allow.
 LOCK_ARGS ?=
 lock: $(STAMP)
@@ -63,7 +63,7 @@ lock: $(STAMP)
 		--extra pi --allow-unsafe --strip-extras --no-emit-index-url --no-emit-find-links \
 		--output-file requirements/table.txt $(LOCK_ARGS) pyproject.toml
 
-# The product: dist/tablectl-<version>-py3-none-any.whl (README, "Installing the wheel").
+# The product: dist/tablectl-<version>-py3-none-any.whl (README, "From the wheel").
 wheel: $(STAMP)
 	rm -rf build dist
 	$(BIN)/python -m pip wheel --no-deps --wheel-dir dist .
