@@ -55,8 +55,8 @@ mutate: $(STAMP)
 
 # requirements/table.txt: the exact versions a table runs (the dependencies and the pi
 # extra), with the hash of every file of each version on the index, so the same lock
-# installs on x86_64 and on a Pi's aarch64 (README, "From the wheel"). Pins already there are kept;
-# `make lock LOCK_ARGS=--upgrade` moves every pin to the newest the ranges allow.
+# installs on x86_64 and on a Pi's aarch64 (README, "From the wheel"). Pins already there
+# are kept; `make lock LOCK_ARGS=--upgrade` moves every pin to the newest the ranges allow.
 LOCK_ARGS ?=
 lock: $(STAMP)
 	CUSTOM_COMPILE_COMMAND="make lock" $(BIN)/pip-compile --quiet --generate-hashes \
