@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench soak fuzz mutate clean
+.PHONY: demo test lint bench soak fuzz mutate lock wheel clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -53,8 +53,23 @@ fuzz: $(STAMP)
 mutate: $(STAMP)
 	$(BIN)/python tools/mutate.py $(MUTATE_ARGS)
 
+# requirements/table.txt: the exact versions a table runs (the dependencies and the pi
+# extra), with the hash of every file of each version on the index, so the same lock
+# installs on x86_64 and on a Pi's aarch64 (README, "From the wheel"). Pins already there
+# are kept; `make lock LOCK_ARGS=--upgrade` moves every pin to the newest the ranges allow.
+LOCK_ARGS ?=
+lock: $(STAMP)
+	CUSTOM_COMPILE_COMMAND="make lock" $(BIN)/pip-compile --quiet --generate-hashes \
+		--extra pi --allow-unsafe --strip-extras --no-emit-index-url --no-emit-find-links \
+		--output-file requirements/table.txt $(LOCK_ARGS) pyproject.toml
+
+# The product: dist/tablectl-<version>-py3-none-any.whl (README, "From the wheel").
+wheel: $(STAMP)
+	rm -rf build dist
+	$(BIN)/python -m pip wheel --no-deps --wheel-dir dist .
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build dist *.egg-info
 
 # The built wheel on an emulated Raspberry Pi OS (Debian bookworm arm64 under qemu-user,
 # tools/pi_check.sh; needs root): the lock and the wheel installed as docs/install.md does,

@@ -19,6 +19,7 @@ import select
 from typing import Protocol
 
 import serial
+from serial.urlhandler import protocol_spy
 
 from drivers.errors import DeviceClosed, DeviceError, DeviceNotFound
 
@@ -88,7 +89,9 @@ def read_available(port: serial.SerialBase, timeout: float) -> bytes:
     On a POSIX serial port this is one select() and one read() on the port's descriptor:
     pyserial's own ``read(n)`` needs the count in advance, so a frame would take two
     wake-ups (the first byte, then the rest), which doubled the card latency over a pty.
-    Other ports (sockets, loop://) go through pyserial.
+    Other ports (sockets, loop://) go through pyserial. A ``spy://`` port is read the same
+    way, so what it reads is handed to its hex dump here (pyserial's spy dumps only what
+    passes through its own ``read``): the engineer sees the device's bytes as well as ours.
     """
     fd = getattr(port, "fd", None)
     try:
@@ -105,4 +108,6 @@ def read_available(port: serial.SerialBase, timeout: float) -> bytes:
         raise DeviceClosed(f"read failed: {exc}") from exc
     if not data:  # Linux: a vanished tty is "ready" but reads nothing
         raise DeviceClosed("the device reports data ready but sends none: disconnected?")
+    if isinstance(port, protocol_spy.Serial):
+        port.formatter.rx(data)
     return data

@@ -21,8 +21,10 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 from typing import NoReturn
 
+from controller.app.prompt import PromptEnded
 from controller.errors import TableError
 from controller.game.arguments import whole
 
@@ -47,6 +49,8 @@ COMMANDS = {
     ),
     "io-test": ("controller.app.io_test", "check a table's GPIO wiring input by input"),
     "simulate": ("controller.app.simulate", "play many rounds through the rules, fast"),
+    "example-config": ("controller.app.example_config", "print a game's example table config"),
+    "deploy-files": ("controller.app.deploy_files", "write the systemd unit, kiosk, mosquitto"),
 }
 
 
@@ -56,6 +60,12 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def say(name: str, error: Exception) -> None:
+    """``error`` on stderr after the command's name: a config's mistakes one line each."""
+    for line in str(error).splitlines() or [""]:
+        print(f"{name}: {line}", file=sys.stderr)
 
 
 def tcp_port(text: str) -> int:
@@ -77,11 +87,20 @@ def seconds(text: str) -> float:
     return value
 
 
+def version() -> str:
+    """The installed package's version: pyproject.toml's, the one place it is written."""
+    try:
+        return metadata.version("tablectl")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="tablectl", description="Open table controller for casino card shoes and consoles."
     )
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
+    parser.add_argument("--version", action="version", version=f"tablectl {version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
         module = importlib.import_module(module_name)
@@ -108,9 +127,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 128 + 13  # what a shell reports for a tool ended by SIGPIPE
     except KeyboardInterrupt:
         return 128 + 2
+    except PromptEnded as exc:  # Ctrl-D or Ctrl-C at a prompt: the line ends after the prompt
+        print(f"{chr(10) if exc.asked else ''}{name}: {exc}", file=sys.stderr)
+        return exc.exit_code
     except TableError as exc:
         log.debug("%s failed", name, exc_info=True)
-        print(f"{name}: {exc}", file=sys.stderr)
+        say(name, exc)
         return 2
     except OSError as exc:
         log.debug("%s failed", name, exc_info=True)

@@ -31,9 +31,11 @@ import socket
 import sys
 import tempfile
 import threading
+from importlib.resources import as_file
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
+from controller.app import shipped
 from controller.app.cli import seconds, tcp_port
 from controller.app.config import ShoeConfig, TableConfig, load_config
 from controller.app.demo_chips import mistakes_line, open_chip_reader, rate, with_chip_readers
@@ -57,8 +59,6 @@ class Dealer(Protocol):
 
 
 log = logging.getLogger(__name__)
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -229,7 +229,11 @@ def demo_config(
     """The table config the demo runs: ``path``, or the game's example; ``journal`` and
     ``port``, when given, in place of the config's own; ``shoe="rfid"``: a simulated
     RDM6300 shoe of tagged decks, ``"serial"``: our serial protocol's."""
-    config = load_config(path or EXAMPLES / f"{game}-table.toml")
+    if path is None:
+        with as_file(shipped.example_config(game)) as example:
+            config = load_config(example)
+    else:
+        config = load_config(path)
     if journal is not None:
         config = dataclasses.replace(config, journal_path=journal)
     if port is not None:

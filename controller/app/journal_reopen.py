@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import getpass
 import os
 import sys
 from pathlib import Path
@@ -48,6 +47,7 @@ from controller.app.journal_files import (
 )
 from controller.app.journal_lock import JournalInUse, JournalLock
 from controller.app.pit_cursor import cursor_path
+from controller.app.prompt import ask_hidden
 from controller.errors import ConfigError
 from controller.journal import GENESIS, Head, Journal, JournalCorrupt, JournalError
 from controller.journal_set import set_files, verify_set
@@ -73,7 +73,7 @@ class JournalReopened:
 def read_pin(stdin: TextIO) -> str:
     """The PIN: from the terminal without echo, or one line on stdin (scripts, tests)."""
     if stdin.isatty():
-        return getpass.getpass("supervisor PIN: ")
+        return ask_hidden("supervisor PIN: ")
     return stdin.readline().rstrip("\n")
 
 

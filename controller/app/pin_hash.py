@@ -17,11 +17,10 @@ roles ``pit_manager`` and ``surveillance``: `controller.app.pit_staff`).
 from __future__ import annotations
 
 import argparse
-import getpass
 import sys
-from collections.abc import Callable
 from typing import TextIO
 
+from controller.app.prompt import Ask, ask_hidden, terminal_getpass
 from controller.app.supervisor import hash_pin
 from controller.errors import ConfigError
 
@@ -38,13 +37,13 @@ def run(
     args: argparse.Namespace,
     *,
     out: TextIO = sys.stdout,
-    prompt: Callable[[str], str] = getpass.getpass,
+    prompt: Ask = terminal_getpass,
 ) -> int:
     if getattr(args, "stdin", False):
         pin = sys.stdin.readline().rstrip("\r\n")
     else:
-        pin = prompt("PIN: ")
-        if prompt("Again: ") != pin:
+        pin = ask_hidden("PIN: ", prompt)
+        if ask_hidden("Again: ", prompt) != pin:
             print("tablectl pin-hash: the two PINs differ", file=sys.stderr)
             return 1
     try:

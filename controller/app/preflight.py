@@ -6,6 +6,12 @@ these are the checks that need more than the file's own text: a supervisor PIN h
 parses, an MQTT broker URL and topic names, the files the config names, the journal's
 folder. Each one raises `ConfigError` naming the key and its line in the config.
 
+Every check runs, and every mistake is reported, one line each. A folder the table writes
+in that does not exist yet (the journal's, the console secret's) is `FolderMissing`: `run`
+refuses to start without it, as for any mistake (a typo in the path would otherwise start
+an empty journal elsewhere), and `tablectl config check` says it as the one step left on
+this machine, with the command that makes it (`steps_left`).
+
 Adding a check: write ``def check_x(config: TableConfig, at: Where) -> None`` that raises
 ``at.error("what is wrong", "section", "key")``, and append it to `CHECKS`. A check only
 reads: it opens no device, binds no port, creates and writes nothing.
@@ -18,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from controller.app.config import TableConfig
-from controller.app.config.checker import Checker
+from controller.app.config.checker import Checker, mistakes_of, several
 from controller.errors import ConfigError
 
 
@@ -33,6 +39,30 @@ class Where(Checker):
         except (OSError, UnicodeError):
             text = ""
         super().__init__(text, source)
+
+    def missing_folder(self, folder: Path, *path: str) -> FolderMissing:
+        error = self.error(f"the folder {folder} does not exist (create it first)", *path)
+        return FolderMissing(str(error), folder, str(self.error("", *path)))
+
+
+class FolderMissing(ConfigError):
+    """A folder the table writes in does not exist yet: a step of setting the machine up
+    (docs/install.md), not a mistake in the file."""
+
+    def __init__(self, message: str, folder: Path, where: str) -> None:
+        super().__init__(message)
+        self.folder = folder
+        self.where = where  # "file:line: journal.path: "
+
+    @property
+    def step(self) -> str:
+        """The one line `config check` says: the folder, and the command that makes it for
+        the service's user (docs/install.md), unless the path itself is the mistake."""
+        return (
+            f"{self.where}the folder {self.folder} does not exist yet: the one step left "
+            f"before this table runs here is `sudo install -d -o tablectl -g tablectl -m 0750 "
+            f"{self.folder}` (or correct the path, if that is not the table's folder)"
+        )
 
 
 Check = Callable[[TableConfig, Where], None]
@@ -72,9 +102,10 @@ def check_journal_folder(config: TableConfig, at: Where) -> None:
     """The journal's folder must already exist: a typo in the path would otherwise start a
     new, empty journal somewhere else, and the table would lose its recovery."""
     folder = config.journal_path.parent
+    if not folder.exists():
+        raise at.missing_folder(folder, "journal", "path")
     if not folder.is_dir():
-        what = "is not a folder" if folder.exists() else "does not exist"
-        raise at.error(f"the folder {folder} {what} (create it first)", "journal", "path")
+        raise at.error(f"the folder {folder} is not a folder (create it first)", "journal", "path")
     if config.journal_path.is_dir():
         raise at.error(f"{config.journal_path} is a folder, not a file", "journal", "path")
     if not os.access(folder, os.W_OK | os.X_OK):
@@ -103,7 +134,7 @@ def check_journal_key(config: TableConfig, at: Where) -> None:
             *where,
         )
     elif not key.parent.is_dir():
-        raise at.error(f"the folder {key.parent} does not exist (create it first)", *where)
+        raise at.missing_folder(key.parent, *where)
     marker = checkpoint_path(config.journal_path)
     if not config.journal_path.exists() and marker.exists():
         raise at.error(
@@ -129,9 +160,7 @@ def check_console_secret(config: TableConfig, at: Where) -> None:
         except ConfigError as exc:
             raise at.error(str(exc), *where) from None
     elif not path.parent.is_dir():
-        raise at.error(
-            f"the console secret's folder {path.parent} does not exist (create it first)", *where
-        )
+        raise at.missing_folder(path.parent, *where)
 
 
 def check_pit(config: TableConfig, at: Where) -> None:
@@ -237,8 +266,31 @@ CHECKS: list[Check] = [
 ]
 
 
-def preflight(config: TableConfig) -> None:
-    """Run every check; the first failure raises `ConfigError` naming the key and line."""
+def findings(config: TableConfig) -> list[ConfigError]:
+    """What every check finds, in `CHECKS` order; a missing folder named once."""
     at = Where(config.source)
+    found: list[ConfigError] = []
+    folders: set[Path] = set()
     for check in CHECKS:
-        check(config, at)
+        try:
+            check(config, at)
+        except FolderMissing as exc:
+            if exc.folder not in folders:
+                folders.add(exc.folder)
+                found.append(exc)
+        except ConfigError as exc:
+            found += mistakes_of(exc)
+    return found
+
+
+def preflight(config: TableConfig) -> None:
+    """Run every check; `ConfigError` names every mistake found, one line each."""
+    found = findings(config)
+    if found:
+        raise several(found)
+
+
+def steps_left(found: list[ConfigError]) -> tuple[list[ConfigError], list[FolderMissing]]:
+    """``found`` split into the config's mistakes and the folders still to be made."""
+    folders = [f for f in found if isinstance(f, FolderMissing)]
+    return [f for f in found if not isinstance(f, FolderMissing)], folders

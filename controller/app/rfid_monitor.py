@@ -5,8 +5,8 @@ see its tag id (and, with ``--deck``, the card it is enrolled as), bad frames, a
 line. Without ``--deck`` every tag is shown as not enrolled, with its id, ready to copy into
 a deck file (docs/rfid.md)::
 
-    tablectl rfid-monitor /dev/serial/by-id/usb-FTDI_...-if00-port0 --deck deck1.txt
-    tablectl rfid-monitor --usb ffff:0035 --deck deck1.txt
+    tablectl rfid-monitor /dev/serial/by-id/usb-FTDI_...-if00-port0 --deck deck1.toml
+    tablectl rfid-monitor --usb ffff:0035 --deck deck1.toml
     tablectl rfid-monitor --sim        # a simulated RDM6300 presenting the example deck
 
 Exit status: 0 when done (``--count`` reached, or Ctrl-C), 1 when the reader cannot be
@@ -20,9 +20,11 @@ import logging
 import queue
 import sys
 import tempfile
+from importlib.resources import as_file
 from pathlib import Path
 from typing import TextIO
 
+from controller.app import shipped
 from controller.app.cli import seconds
 from controller.errors import ConfigError
 from controller.game.arguments import at_least
@@ -33,8 +35,6 @@ from drivers.hid_reader import HidRfidReader
 from drivers.rfid import Rdm6300Reader
 
 log = logging.getLogger(__name__)
-
-EXAMPLE_DECK = Path(__file__).resolve().parents[2] / "examples" / "deck-rfid-example.txt"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -72,7 +72,8 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     try:
         deck = load_deck(args.deck) if args.deck else DeckEnrolment([], name="(no deck)")
         if args.sim and not args.deck:
-            deck = load_deck(EXAMPLE_DECK)
+            with as_file(shipped.example_deck()) as example:
+                deck = load_deck(example)
         usb_ids = _parse_usb(args.usb) if args.usb else None
     except ConfigError as exc:
         print(f"rfid-monitor: {exc}", file=sys.stderr)

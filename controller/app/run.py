@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 from controller.app import systemd
+from controller.app.cli import say
 from controller.app.config import load_config
 from controller.app.table import RunningTable
 from controller.errors import TableError
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tablectl run: {exc}", file=sys.stderr)
         return JOURNAL_REFUSED
     except TableError as exc:
-        print(f"tablectl run: {exc}", file=sys.stderr)
+        say("tablectl run", exc)
         return 2
     except OSError as exc:
         print(f"tablectl run: {exc}", file=sys.stderr)

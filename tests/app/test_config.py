@@ -100,14 +100,16 @@ def test_rules_round_trip_through_the_journal_form() -> None:
 
 
 @pytest.mark.parametrize(
-    ("old", "new"),
+    ("old", "new", "mistakes"),
     [
-        ("minimum = 2\n", 'minimum = "two"\n'),
-        ("[limits]", "[limitz]"),
-        ("next = 3\n", "next = 2\n"),
+        ("minimum = 2\n", 'minimum = "two"\n', 1),
+        ("[limits]", "[limitz]", 2),  # an unknown section, and [limits] missing
+        ("next = 3\n", "next = 2\n", 1),
     ],
 )
-def test_run_and_check_say_one_line_and_exit_2(tmp_path: Path, old: str, new: str) -> None:
+def test_run_and_check_say_one_line_and_exit_2(
+    tmp_path: Path, old: str, new: str, mistakes: int
+) -> None:
     path = tmp_path / "bad.toml"
     path.write_text(EXAMPLE.replace(old, new, 1))
     for command in (["config", "check", str(path)], ["run", "--config", str(path)]):
@@ -119,8 +121,9 @@ def test_run_and_check_say_one_line_and_exit_2(tmp_path: Path, old: str, new: st
         )
         assert result.returncode == 2, result.stderr
         assert "Traceback" not in result.stderr
-        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
-        assert str(path) in result.stderr
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == mistakes, result.stderr
+        assert all(line.startswith("tablectl ") and str(path) in line for line in lines)
 
 
 def test_a_configured_shoe_that_is_not_there_stops_the_start(tmp_path: Path) -> None:

@@ -23,11 +23,11 @@ from typing import Any
 
 import pytest
 
-from controller.app import journal_cli, kiosk_url, secrets_cli
+from controller.app import journal_cli, kiosk_url, secrets_cli, shipped
 from controller.app.cli import build_parser, main
 from controller.app.config import StaffMember, SupervisorConfig, TableConfig, parse_config
 from controller.app.console_auth import COOKIE, HEADER
-from controller.app.demo import EXAMPLES, demo_config
+from controller.app.demo import demo_config
 from controller.app.journal_dealers import NOBODY, duties, list_dealers, spans
 from controller.app.secrets import read_secret
 from controller.app.supervisor import hash_pin
@@ -44,7 +44,7 @@ from controller.ports import (
 from tests.needs import missing
 
 DEALER = StaffMember("d07", "Tane Rewi", "dealer", hash_pin("2580", log2_n=10))
-EXAMPLE = (EXAMPLES / "blackjack-table.toml").read_text()
+EXAMPLE = shipped.example_config("blackjack").read_text()
 
 
 def config_error(text: str) -> str:

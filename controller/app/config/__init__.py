@@ -20,9 +20,9 @@ examples/poker-table.toml are complete ones):
 - ``[chips]`` (optional): `chips`, the casino's chip inventory (issue 18), into the rules.
 
 `loader` reads the file and checks the sections in a fixed order. Every error names the
-key and its line, and `load_config` raises one `ConfigError` for the first problem found:
-a wrong type, an unknown key, a missing section, a limit whose minimum is above its
-maximum, a pin used twice.
+key and its line, and `load_config` raises one `ConfigError` naming every problem found,
+one line each, in that order: a wrong type, an unknown key, a missing section, a limit
+whose minimum is above its maximum, a pin used twice.
 
 Adding a key: put it in its section module's ``SCHEMA`` and read it there. Adding a
 section: a new module with its ``SCHEMA`` and ``parse_x(check, doc)``, one entry in

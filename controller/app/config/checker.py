@@ -6,6 +6,11 @@ missing required one and a wrong type, and every error it makes names the file, 
 and the key (``bj.toml:12: limits.minimum: must be a whole number, not 'two'``). tomllib
 keeps no positions, so the line comes from `ConfigLines`, a scan of the text.
 
+A config with several mistakes gets them all in one run: a section reports every unknown,
+missing and mistyped key it holds (`entries`), the loader goes on to the next section after
+one is refused (`Checker.step`), and `ConfigMistakes` carries them, one line each, in the
+order they were found.
+
 Adding a key: add it to its section's ``SCHEMA`` (type and default, ``...`` for
 required), then read it where that section builds its config.
 """
@@ -13,21 +18,40 @@ required), then read it where that section builds its config.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from controller.app.config.lines import ConfigLines
 from controller.errors import ConfigError
 
-__all__ = ["REQUIRED", "Checker", "Schema", "defaults"]
+__all__ = ["REQUIRED", "Checker", "ConfigMistakes", "Schema", "defaults", "several"]
 
 # key -> (type, default); a default of ... (REQUIRED) means the key must be given
 Schema = dict[str, tuple[type, Any]]
 REQUIRED: Any = ...
+T = TypeVar("T")
 
 
 def defaults(schema: Schema) -> dict[str, Any]:
     """A section left out of the file: every key at its default."""
     return {key: default for key, (_, default) in schema.items()}
+
+
+class ConfigMistakes(ConfigError):
+    """Several mistakes in one config, one line each, in the order found."""
+
+    def __init__(self, mistakes: list[ConfigError]) -> None:
+        super().__init__("\n".join(str(mistake) for mistake in mistakes))
+        self.mistakes = mistakes
+
+
+def mistakes_of(error: ConfigError) -> list[ConfigError]:
+    return list(error.mistakes) if isinstance(error, ConfigMistakes) else [error]
+
+
+def several(mistakes: list[ConfigError]) -> ConfigError:
+    """One error for ``mistakes``: the mistake itself when there is one."""
+    return mistakes[0] if len(mistakes) == 1 else ConfigMistakes(mistakes)
 
 
 class Checker:
@@ -37,6 +61,22 @@ class Checker:
         self.where = ConfigLines(text)
         self.source = source
         self.text = text
+        self.mistakes: list[ConfigError] = []
+
+    def step(self, check: Callable[[], T]) -> T | None:
+        """``check()``, or None when it is refused: its mistakes are kept for the end, and
+        the next section is checked all the same (one that needs this one's result is
+        skipped by its caller)."""
+        try:
+            return check()
+        except ConfigError as exc:
+            self.mistakes += mistakes_of(exc)
+            return None
+
+    def finish(self) -> None:
+        """Raise every mistake found so far, if any, as one error."""
+        if self.mistakes:
+            raise several(self.mistakes)
 
     def entry_error(self, message: str, array: str, index: int, key: str) -> ConfigError:
         """An error in the ``index``-th ``[[array]]`` entry, at the line of its ``key``
@@ -72,18 +112,25 @@ class Checker:
         return self.entries(value, name, schema)
 
     def entries(self, value: dict[str, Any], name: str, schema: Schema) -> dict[str, Any]:
+        """The section's keys, checked; every unknown, missing or mistyped key is named."""
         out: dict[str, Any] = {}
+        found: list[ConfigError] = []
         for key in value:
             if key not in schema:
                 known = ", ".join(schema)
-                raise self.error(f"unknown key (known: {known})", name, key)
+                found.append(self.error(f"unknown key (known: {known})", name, key))
         for key, (kind, default) in schema.items():
             if key not in value:
                 if default is REQUIRED:
-                    raise self.error(f"the key {key!r} is missing", name)
+                    found.append(self.error(f"the key {key!r} is missing", name))
                 out[key] = default
                 continue
-            out[key] = self.typed(value[key], kind, name, key)
+            try:
+                out[key] = self.typed(value[key], kind, name, key)
+            except ConfigError as exc:
+                found.append(exc)
+        if found:
+            raise several(found)
         return out
 
     def typed(self, value: Any, kind: type, *path: str) -> Any:

@@ -2,8 +2,10 @@
 starts: `load_config` (a file) and `parse_config` (its text).
 
 Each section is checked by its own module (see the package's docstring for the list); this
-one only knows their order. The order matters: the first problem found is the one
-reported, and a config with two mistakes always names the same one first.
+one only knows their order. Every mistake is reported, one line each, in that order (a
+section that needs another's result, such as the rules needing the game and the limits, is
+skipped while that one is wrong), so a config with two mistakes always names the same one
+first.
 """
 
 from __future__ import annotations
@@ -57,28 +59,53 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(
+            f"{source}: not a table config: arrays or tables nested too deeply"
+        ) from None
     known = {*SECTIONS, *games.names(), "pins"}
     for name in doc:
         if name not in known:
-            raise check.error(f"unknown section (known: {', '.join(sorted(known))})", name)
-    table_doc = table.parse_table(check, doc)
-    limits = table.parse_limits(check, doc)
-    game = table_doc["game"]
-    rules = parse_rules(check, doc, game, limits)
-    rules = chips.apply_chips(check, doc, base, game, rules)  # [chips] inventory (issue 18)
-    chip_reader = chips.reader_url(check, doc, rules)
-    shoe_config = shoe.parse_shoe(check, doc, base)
-    display_doc = display.read_display(check, doc)
-    journal_config = journal.read_journal(check, doc, base)
-    pins = read_pins(check, doc, game)
-    supervisor = staff.parse_supervisor(check, doc)
-    members = staff.parse_staff(check, doc)
-    display_config = display.check_display(check, display_doc, base)
-    pit_config = pit.parse_pit(check, doc)
+            unknown = check.error(f"unknown section (known: {', '.join(sorted(known))})", name)
+            check.mistakes.append(unknown)
+    table_doc = check.step(lambda: table.parse_table(check, doc))
+    limits = check.step(lambda: table.parse_limits(check, doc))
+    game: str = table_doc["game"] if table_doc is not None else ""
+    rules = chip_reader = pins = None
+    if game and limits is not None:  # the rules are the game's, inside the limits
+        rules = check.step(lambda: parse_rules(check, doc, game, limits))
+    if rules is not None:
+        rules = check.step(lambda: chips.apply_chips(check, doc, base, game, rules))
+    if rules is not None:
+        chip_reader = check.step(lambda: chips.reader_url(check, doc, rules))
+    shoe_config = check.step(lambda: shoe.parse_shoe(check, doc, base))
+    display_doc = check.step(lambda: display.read_display(check, doc))
+    journal_config = check.step(lambda: journal.read_journal(check, doc, base))
+    if game:
+        pins = check.step(lambda: read_pins(check, doc, game))
+    supervisor = check.step(lambda: staff.parse_supervisor(check, doc))
+    members = check.step(lambda: staff.parse_staff(check, doc))
+    display_config = None
+    if display_doc is not None:
+        display_config = check.step(lambda: display.check_display(check, display_doc, base))
+    pit_config = check.step(lambda: pit.parse_pit(check, doc))
+    check.finish()  # every step above succeeded unless this raises
+    if (
+        table_doc is None
+        or limits is None
+        or rules is None
+        or chip_reader is None
+        or shoe_config is None
+        or journal_config is None
+        or pins is None
+        or members is None
+        or display_config is None
+    ):
+        raise ConfigError(f"{source}: cannot be read")  # a step refused without saying why
     return TableConfig(
         source=source,
         table_id=table_doc["id"],
-        game=game,
+        game=table_doc["game"],
         site=table_doc["site"],
         minimum=limits["minimum"],
         maximum=limits["maximum"],
