@@ -218,11 +218,8 @@ phase "installed the lock and the wheel in $VENV"
 config=/var/lib/tablectl-demo/$GAME-table.toml
 journal=/var/lib/tablectl-demo/journal.sqlite
 mkdir -p "$ROOT/var/lib/tablectl-demo"
-if ! in_root "$VENV/bin/tablectl" example-config "$GAME" >"$ROOT$config" 2>/dev/null; then
-    # TODO(lead): drop once `tablectl example-config` ships the examples in the wheel.
-    say "this wheel has no 'tablectl example-config': the demo plays the repository's example"
-    cp "examples/$GAME-table.toml" "$ROOT$config"
-fi
+in_root "$VENV/bin/tablectl" example-config "$GAME" >"$ROOT$config" ||
+    fail "the installed tablectl has no example config for $GAME"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 chroot "$ROOT" /usr/bin/env -i "${ENV[@]}" "$VENV/bin/tablectl" demo --config "$config" --journal "$journal" --port "$port" \
     >"$WORK/demo.log" 2>&1 &
