@@ -19,10 +19,9 @@ import dataclasses
 import tomllib
 from pathlib import Path
 
-from controller.app.config import STAFF_ID, StaffMember, SupervisorConfig
+from controller.app.config import StaffMember, SupervisorConfig
 from controller.app.config.checker import Checker
-from controller.app.config.staff import STAFF_SCHEMA, SUPERVISOR_SCHEMA
-from controller.app.pin_hashes import parse_hash
+from controller.app.config.staff import SUPERVISOR_SCHEMA, parse_staff
 from controller.errors import ConfigError
 
 __all__ = ["PIT_MANAGER", "PIT_ROLES", "SURVEILLANCE", "PitStaff", "load_pit_staff"]
@@ -62,33 +61,4 @@ def load_pit_staff(path: Path) -> PitStaff:
         for key in SUPERVISOR_SCHEMA:
             if getattr(lockout, key) < 1:
                 raise check.error("must be at least 1", "lockout", key)
-    given = doc.get("staff", [])
-    if not isinstance(given, list) or not all(isinstance(e, dict) for e in given):
-        raise check.error("must be [[staff]] entries (an array of tables)", "staff")
-    members: list[StaffMember] = []
-    for index, entry in enumerate(given):
-
-        def error(message: str, key: str, index: int = index) -> ConfigError:
-            return check.entry_error(message, "staff", index, key)
-
-        for key in entry:
-            if key not in STAFF_SCHEMA:
-                raise error(f"unknown key (known: {', '.join(STAFF_SCHEMA)})", key)
-        for key in STAFF_SCHEMA:
-            if not isinstance(entry.get(key), str):
-                raise error("is missing, or is not text", key)
-        member = StaffMember(**entry)
-        if not STAFF_ID.fullmatch(member.id):
-            raise error(f"{member.id!r}: letters, digits, '.', '-' and '_' only, 1 to 32", "id")
-        if any(m.id == member.id for m in members):
-            raise error(f"{member.id!r} is listed twice", "id")
-        if member.role not in PIT_ROLES:
-            raise error(f"must be one of {', '.join(PIT_ROLES)}, not {member.role!r}", "role")
-        if not member.name.strip() or len(member.name) > 64 or not member.name.isprintable():
-            raise error("must be a printable name of 1 to 64 characters", "name")
-        try:
-            parse_hash(member.pin_hash)
-        except ConfigError as exc:
-            raise error(f"{exc} (make one with tablectl pin-hash)", "pin_hash") from None
-        members.append(member)
-    return PitStaff(tuple(members), lockout)
+    return PitStaff(parse_staff(check, doc, PIT_ROLES), lockout)

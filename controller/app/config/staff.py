@@ -87,8 +87,11 @@ def parse_supervisor(check: Checker, doc: dict[str, Any]) -> SupervisorConfig | 
     return supervisor
 
 
-def parse_staff(check: Checker, doc: dict[str, Any]) -> tuple[StaffMember, ...]:
-    """The ``[[staff]]`` entries: unique ids, a known role, a well-formed PIN hash."""
+def parse_staff(
+    check: Checker, doc: dict[str, Any], roles: tuple[str, ...] = ROLES
+) -> tuple[StaffMember, ...]:
+    """The ``[[staff]]`` entries: unique ids, one of ``roles`` (the table's, or the pit's
+    in its staff file: `controller.app.pit_staff`), a well-formed PIN hash."""
     given = doc.get("staff", [])
     if not isinstance(given, list) or not all(isinstance(e, dict) for e in given):
         raise check.error("must be [[staff]] entries (an array of tables)", "staff")
@@ -112,8 +115,8 @@ def parse_staff(check: Checker, doc: dict[str, Any]) -> tuple[StaffMember, ...]:
             raise error(f"{member.id!r}: letters, digits, '.', '-' and '_' only, 1 to 32", "id")
         if any(m.id == member.id for m in members):
             raise error(f"{member.id!r} is listed twice", "id")
-        if member.role not in ROLES:
-            raise error(f"must be one of {', '.join(ROLES)}, not {member.role!r}", "role")
+        if member.role not in roles:
+            raise error(f"must be one of {', '.join(roles)}, not {member.role!r}", "role")
         if not member.name.strip() or len(member.name) > 64 or not member.name.isprintable():
             raise error("must be a printable name of 1 to 64 characters", "name")
         try:
