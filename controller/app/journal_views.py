@@ -3,7 +3,7 @@
 rebuilt as a short summary (the table, the round, each box or seat and what it is owed),
 and the rows as a spreadsheet reads them (one column per payload field).
 
-No game is named here (issue 14): the summary reads the game's own view, its boxes or its
+No game is named here: the summary reads the game's own view, its boxes or its
 seats, and says each field in words.
 """
 
