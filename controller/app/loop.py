@@ -342,8 +342,6 @@ class TableLoop:
                 elif isinstance(output, ActionRefused | ControllerFault):
                     self._notice(to_jsonable(output), at)
             self._watch_devices(event, at)
-            if isinstance(event, DeviceHello):
-                self._tell(event.source)
             event_seq = getattr(event, "seq", None)
             if event_seq is not None:
                 device = self.devices.get(event.source)
@@ -436,19 +434,15 @@ class TableLoop:
             except TableError as exc:
                 log.error("%s could not %s: %s", name, type(command).__name__, exc)
 
-    def _tell(self, source: str) -> None:
-        """A device that said HELLO may have restarted and forgotten what it was told (a
-        shoe powers up with its gate locked): tell it the state of every output channel it
-        carries out, as after a replay."""
-        for command in list(self.channels.values()):
-            self.execute(command, only=source)
-
     def _watch_devices(self, event: Event, seq: int) -> None:
         if isinstance(event, DeviceLost):
             self.device_status[event.source] = f"LOST: {event.reason}"
             self._notice(to_jsonable(event), seq)
         elif isinstance(event, DeviceRestored | DeviceHello):
             self.device_status[event.source] = "ok"
+        if isinstance(event, DeviceHello):  # it may have restarted, forgetting what it was
+            for command in list(self.channels.values()):  # told (a shoe's gate): again
+                self.execute(command, only=event.source)
         elif isinstance(event, DeviceFault):
             self._notice(to_jsonable(event), seq)
 
