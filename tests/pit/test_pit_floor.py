@@ -255,7 +255,9 @@ def test_a_hung_table_is_offline_within_one_and_a_half_keepalives_then_back_onli
             waited = time.monotonic() - stopped_at
         finally:
             table.proc.send_signal(signal.SIGCONT)
-        assert waited <= 1.5 * KEEPALIVE + 2, waited
+        # the broker's timing: mosquitto 2.0.11 says a busy client's Will up to about 5 s
+        # after the 1.5 keepalives (docs/mqtt.md, "A frozen table"); the floor shows it at once
+        assert waited <= 1.5 * KEEPALIVE + 7, waited
         assert by_table(view.floor.snapshot())["bj-31"]["reason"] == "connection lost"
         assert view.floor.wait_for(
             lambda floor: by_table(floor)["bj-31"]["status"] == "online", timeout=30
