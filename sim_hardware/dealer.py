@@ -144,7 +144,7 @@ class BlackjackDealer:
         if state == "boxes_acting":
             return self._play(view)
         if state == "insurance_settlement":
-            return self._collect_insurance()
+            return self._collect_insurance(view)
         if state == "settlement":
             if self.chips is not None and view.get("payout_check"):
                 return self._settle_by_chips(self.chips, view["payout_check"])
@@ -208,9 +208,14 @@ class BlackjackDealer:
         self.hands.press("next")
         return f"stand on {hand['total']}"
 
-    def _collect_insurance(self) -> str:
+    def _collect_insurance(self, view: dict[str, Any]) -> str:
         if self.insurance_sensors:
-            for box in sorted(self._insured):
+            # the screen's insured boxes too: a table restarted mid-round remembers them,
+            # a dealer script started with it does not
+            shown = {
+                b["number"] for b in view.get("boxes", ()) if any(b.get("insurance", {}).values())
+            }
+            for box in sorted(self._insured | shown):
                 self.hands.insurance(box, False)
             self._insured.clear()
             return "collect losing insurance"
