@@ -103,15 +103,16 @@ def open_betting(client: ConsoleClient, shoe: SimulatedShoe) -> None:
         view = client.state().get("view") or {}
         if view.get("state") == "betting":
             return
-        seen = client.state().get("events_processed", 0)
         if view.get("shuffle_due"):
             assert client.post("/api/console", {"action": "shuffled", "args": {}})
         elif view.get("burns_due"):
             shoe.draw_when_open()
         else:
             assert client.post("/api/console", {"button": "next"})
-        deadline = time.monotonic() + 10.0  # another process: its state, polled until it
-        while client.state().get("events_processed", 0) <= seen:  # has taken what was done
+        # another process: its view, polled until it shows what was done (a count of events
+        # moves on the shoe's status report too, before its burn card is taken)
+        deadline = time.monotonic() + 10.0
+        while (client.state().get("view") or {}) == view:
             assert time.monotonic() < deadline, "the table did not take the dealer's action"
     raise AssertionError(f"the table did not open betting: {client.state().get('view')}")
 
