@@ -5,8 +5,8 @@ Each sub-command lives in its own module under `controller.app` and offers
 usage or config; `run` and `demo`: 65 a journal that does not check out, which the unit
 does not restart, `controller.app.run.JOURNAL_REFUSED`).
 
-Bad input gets one line on stderr that names it, and a non-zero exit, never a traceback
-(issue 12): a bad option is refused by the parser in one line (`Parser`), numbers are
+Bad input gets one line on stderr that names it, and a non-zero exit, never a traceback:
+a bad option is refused by the parser in one line (`Parser`), numbers are
 checked where they are parsed (`port`, `at_least`), and an error a command did not catch
 itself is printed in one line here (with ``-vv`` its traceback is logged too). Output cut
 short by a closed pipe (``tablectl journal export ... | head``) ends quietly, as it does

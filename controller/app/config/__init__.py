@@ -6,18 +6,18 @@ examples/poker-table.toml are complete ones):
 
 - ``[table]``, ``[limits]``: `table` (also `TableConfig`, the whole checked config).
 - ``[<game>]`` (``[blackjack]``, ``[poker]``...): `rules`; the game's `GameSpec`'s
-  ``rules`` type, any field left out keeps its DESIGN.md default.
+  ``rules`` type, any field left out keeps its default (the game's docs).
 - ``[shoe]``: `shoe`.
 - ``[pins]``: `pins`, the GPIO pin map (docs/wiring.md), checked against what the game's
   `GameSpec` needs wired; it builds the typed pin specs the drivers take
   (`drivers.pinmap`). ``tablectl run --sim`` puts it, and the shoe, on the simulators
-  instead (DESIGN: a simulator is chosen
+  instead (a simulator is chosen
   explicitly, never as a fallback).
 - ``[display]``: `display`.
 - ``[journal]``: `journal`.
 - ``[[staff]]`` and ``[supervisor]``: `staff`.
 - ``[pit]`` (optional): `pit`.
-- ``[chips]`` (optional): `chips`, the casino's chip inventory (issue 18), into the rules.
+- ``[chips]`` (optional): `chips`, the casino's chip inventory, into the rules.
 
 `loader` reads the file and checks the sections in a fixed order. Every error names the
 key and its line, and `load_config` raises one `ConfigError` naming every problem found,

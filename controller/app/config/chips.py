@@ -1,4 +1,4 @@
-"""``[chips]`` (optional, issue 18): the table's chip readers and the casino's chip
+"""``[chips]`` (optional): the table's chip readers and the casino's chip
 inventory.
 
 ``reader``: the line of the chip readers under the spots (docs/protocol.md: CHIPS_SENSED,

@@ -4,7 +4,7 @@
 (default: the journal's path + ``.key``; `controller.app.journal_files`). Relative paths
 are relative to the config file, so a table's folder can be moved whole.
 
-Keeping it at scale (issue 16; docs/install.md, "Sizing"): ``snapshot_every`` rounds
+Keeping it at scale (docs/install.md, "Sizing"): ``snapshot_every`` rounds
 between snapshots (`controller.app.snapshots`; 0: none), ``rotate_daily`` and
 ``day_starts`` ("HH:MM", local time: the trading day a file holds), ``rotate_mb`` (a file
 rolls over past this size; 0: never by size), ``archive_dir`` (where sealed files go,

@@ -9,7 +9,7 @@ docs/wiring.md, examples/pins-*.toml).
 Everything wrong with it is refused up front with a `PinMapError` that names the problem
 and the config line: a pin used twice, an unknown spot, button or lamp name, a device the
 game needs that is missing, a pull that the header cannot give. The controller then never
-starts half-wired (DESIGN.md: missing hardware is an error, never a silent fallback).
+starts half-wired (missing hardware is an error, never a silent fallback: README).
 
 This is config parsing, so it lives with the config; the drivers take only the typed specs
 it builds (`drivers.pinmap`: `PinMap`, `SpotInput`, ...). What a game needs wired is its
@@ -43,7 +43,7 @@ from drivers.pinmap import (
 
 __all__ = ["PinMapError", "load_pinmap", "parse_pinmap", "read_pins"]
 
-MAX_BOXES = 7  # DESIGN.md: up to 7 boxes
+MAX_BOXES = 7  # a table layout has at most 7 boxes
 MAX_SEATS = 10  # draw poker: seats around the table
 HEADER_GPIOS = range(2, 28)  # BCM 2-27 on the 40-pin header; 0 and 1 belong to the HAT EEPROM
 FIXED_PULL_UP = frozenset({2, 3})  # I2C pins carry 1.8 kOhm pull-ups on the board
