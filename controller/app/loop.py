@@ -148,6 +148,7 @@ class TableLoop:
         self.restored_from: int | None = None  # the snapshot's row the last replay began at
         self.channels: dict[tuple[str, ...], Command] = {}  # the last command on each
         self.resume: dict[str, snapshots.Resume] = {}  # each device's boot id and last seq
+        self.greeted: set[str] = set()  # devices that said HELLO since this loop began
         self.after_round: Callable[[TableLoop], None] | None = None  # rotation (journal_set)
         self.wrong_pins: snapshots.WrongPins | None = None  # the console's, from the journal
 
@@ -440,9 +441,12 @@ class TableLoop:
             self._notice(to_jsonable(event), seq)
         elif isinstance(event, DeviceRestored | DeviceHello):
             self.device_status[event.source] = "ok"
-        if isinstance(event, DeviceHello):  # it may have restarted, forgetting what it was
-            for command in list(self.channels.values()):  # told (a shoe's gate): again
-                self.execute(command, only=event.source)
+            if isinstance(event, DeviceHello) and event.source in self.greeted:
+                # a device that said HELLO again may have restarted and forgotten what it
+                # was told (a shoe's gate); its first was told at the start (replay_outputs)
+                for command in list(self.channels.values()):
+                    self.execute(command, only=event.source)
+            self.greeted.add(event.source)
         elif isinstance(event, DeviceFault):
             self._notice(to_jsonable(event), seq)
 
