@@ -101,6 +101,7 @@ class _Watch:
     hold_s: float | None = None
     on_hold: Callable[[], None] | None = None
     stable: bool = False
+    level: bool = False  # the level its last edge left it at
     settle_at: float | None = None
     burst_start: float = 0.0
     hold_at: float | None = None
@@ -148,7 +149,7 @@ class TableIO:
                 self._watches.append(self._button_watch(button, pin_factory))
             with self._cond:
                 for watch in self._watches:
-                    watch.stable = bool(watch.device.is_active)
+                    watch.stable = watch.level = bool(watch.device.is_active)
                     self._attach(watch)
                 initial = [w for w in self._watches if w.stable]
             for watch in initial:
@@ -221,11 +222,17 @@ class TableIO:
     # -- the settle thread --
 
     def _edge(self, watch: _Watch) -> None:
-        """A pin changed (gpiozero's thread): (re)start its settle timer and wake the loop."""
+        """A pin changed (gpiozero's thread): (re)start its settle timer and wake the loop.
+        A burst that was already quiet for its debounce time when this edge came is decided
+        first, at the level it was quiet at: a settle thread that ran late (a busy CPU) must
+        not take a short press for a glitch."""
         with self._cond:
             now = self._clock()
+            if watch.settle_at is not None and watch.settle_at <= now:
+                self._settled(watch)
             if watch.settle_at is None:
                 watch.burst_start = now
+            watch.level = bool(watch.device.is_active)
             watch.settle_at = now + watch.debounce_s
             self._cond.notify_all()
 
@@ -247,7 +254,7 @@ class TableIO:
 
     def _settled(self, watch: _Watch) -> None:
         watch.settle_at = None
-        level = bool(watch.device.is_active)
+        level = watch.level
         if level == watch.stable:
             log.debug("%s: glitch ignored (burst ended where it began)", watch.name)
             return

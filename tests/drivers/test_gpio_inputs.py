@@ -143,6 +143,20 @@ def test_a_bouncing_button_press_gives_one_event(rig_for: Callable[..., Rig]) ->
     ]
 
 
+def test_a_press_is_not_lost_when_the_settle_thread_runs_late(
+    rig_for: Callable[..., Rig],
+) -> None:
+    """A busy CPU: the settle thread cannot run while the button is pressed (held 60 ms,
+    three times the debounce) and let go. The press was quiet long enough to count, so
+    it is reported, once, and the release reports nothing."""
+    rig = rig_for()
+    with rig.io._cond:  # the settle thread waits on this: it runs only after the release
+        rig.sim.press("next", hold=0.06)
+    assert rig.settled_events() == [
+        ButtonPressed(source="table", button=ConsoleButton.NEXT, held=False)
+    ]
+
+
 def test_a_short_supervisor_press_is_reported_on_release(rig_for: Callable[..., Rig]) -> None:
     rig = rig_for()  # supervisor hold_ms = 300
     rig.sim.set_input("supervisor", True, bounce=5)
