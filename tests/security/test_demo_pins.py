@@ -9,13 +9,16 @@ import dataclasses
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from controller.app import supervisor
 from controller.app.config import StaffMember
 from controller.app.demo import demo_config
+from controller.app.pin_hashes import check_pin
 from controller.app.supervisor import DEMO_PINS, hash_pin, on_demo_pins
 from controller.app.table import RunningTable
 
@@ -79,6 +82,30 @@ def test_staff_with_their_own_pins_get_no_warning(tmp_path: Path) -> None:
         assert not watch.seen.is_set()
     finally:
         table.stop()
+
+
+def test_a_table_stopped_during_the_check_waits_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check runs scrypt in OpenSSL on a thread of its own; left running while the
+    process exits, it crashed `tablectl run` on SIGTERM (SIGSEGV, 1 start in 40). Stopping
+    the table ends the check after the scrypt in hand and waits for it. Each check is made
+    to last 1 s here (a long staff list on a slow Pi), so one is in hand at the stop."""
+    checks: list[str] = []
+
+    def slow_check(pin: str, stored: str) -> bool:
+        time.sleep(1.0)
+        checks.append(pin)
+        return check_pin(pin, stored)
+
+    monkeypatch.setattr(supervisor, "check_pin", slow_check)
+    config = demo_config("blackjack", tmp_path / "journal.sqlite", port=0)
+    table, watch = running(config)
+    assert table.pin_check is not None and table.pin_check.is_alive()
+    table.stop()
+    assert not table.pin_check.is_alive()
+    assert 1 <= len(checks) < 3  # the whole check is 3 (d01's first PIN matches): it ended
+    assert table.demo_pins == [] and not watch.seen.is_set()
 
 
 def test_a_demo_pin_hashed_anew_is_still_found() -> None:
