@@ -14,7 +14,7 @@ behind it (at most `BURST`). For the burst, in this order:
 4. publish the state after the last event once (status display, pit feed): a reference
    to a state built from copies (`snapshot`), handed over without waiting on the network;
    the feeds serialise it on their own threads. (Building the view on a helper thread
-   during step 2's fsync was tried and measured, issue 16: no gain, the two threads then
+   during step 2's fsync was tried and measured: no gain, the two threads then
    queue for the interpreter lock; docs/install.md.)
 
 An event that arrives alone is a burst of one; under a burst (a shoe's resends after a
@@ -458,7 +458,7 @@ class TableLoop:
     def snapshot(self) -> dict[str, Any]:
         """The state the status display and the pit see: the game's view and the loop's.
         ``last_card_at`` and ``hold_since`` (wall clock, ISO) are for the pit's floor view:
-        the time since the last card, and how long a HOLD has lasted (issue 19)."""
+        the time since the last card, and how long a HOLD has lasted."""
         view = self.game.view()
         if not view.get("hold"):
             self.hold_since = None

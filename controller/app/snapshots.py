@@ -1,4 +1,4 @@
-"""Snapshots (issue 16): the game and the loop's own state, journaled every few rounds, so a
+"""Snapshots: the game and the loop's own state, journaled every few rounds, so a
 restart replays only the rows after the last one instead of the whole journal.
 
 **What is kept.** The game object itself, pickled (so every game, baccarat included, gets

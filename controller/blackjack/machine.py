@@ -128,7 +128,7 @@ class BlackjackTable:
             self._layout.spot_changed(event.spot, False, None)
         elif type(event) is ChipsSensed:
             self._layout.spot_changed(event.spot, True, event.total)
-        elif type(event) is ChipIdsSensed:  # each chip against the inventory (issue 18)
+        elif type(event) is ChipIdsSensed:  # each chip against the inventory
             chips = tuple(zip(event.chip_ids, event.values, strict=True))
             self._out.extend(check_chips(self._inventory, event.spot, chips))
         elif type(event) is ShoeStatusChanged:
@@ -253,7 +253,7 @@ class BlackjackTable:
 
     @property
     def payout_check(self) -> SettlementCheck:
-        """The spots checked against the settlement (issue 18), read-only for renderers."""
+        """The spots checked against the settlement by the chips, read-only for renderers."""
         return self._flow.check
 
     @property

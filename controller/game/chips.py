@@ -1,4 +1,4 @@
-"""Settlement checked by the chips (issue 18): a kernel part every game uses.
+"""Settlement checked by the chips: a kernel part every game uses.
 
 A game knows, to the chip, what each spot is owed once its result is in; a dealer still
 pays and collects by hand. This part closes the loop with what the layout senses:
@@ -233,7 +233,7 @@ def check_chips(
 def money(units: int) -> str:
     """Chip units as the status page writes money ("$1,250"; faces.js ``money``: a dollar
     sign and en-NZ thousands), so a mismatch's words on the box, the NEXT line and the
-    refusal read like the box's own PAY and TAKE lines beside them (issue 18)."""
+    refusal read like the box's own PAY and TAKE lines beside them."""
     sign = "-" if units < 0 else ""
     return f"{sign}${abs(units):,}"
 

@@ -1,6 +1,6 @@
 """The contract every game implements, and what it tells the app about itself.
 
-A game is a sans-I/O object the controller thread owns (DESIGN.md, "The game kernel"):
+A game is a sans-I/O object the controller thread owns (docs/architecture.md):
 
 - ``handle(event) -> Step``: apply one event (a card, a sensor, a button, a console
   action naming a rules-API call, a supervisor's decision) and return what it produced,

@@ -1,4 +1,4 @@
-"""Tests that bite (issue 20): the baccarat table (`controller/baccarat/table.py`), record by
+"""Tests that bite (`make mutate`): the baccarat table (`controller/baccarat/table.py`), record by
 record. The machine tests check where a coup goes; these check what each step tells the
 journal, the dealer and the devices: the gate and lamps (DESIGN "Runtime model"), the
 records (wagers, NO MORE BETS, the shuffle, the coup's result and books, the commission

@@ -1,4 +1,4 @@
-"""Settlement edges a silent slip would pass (issue 20): the pure payout functions of
+"""Settlement edges a silent slip would pass: the pure payout functions of
 controller/blackjack/settlement.py, each named after the rule it pays by."""
 
 from __future__ import annotations

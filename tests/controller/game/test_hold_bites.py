@@ -1,4 +1,4 @@
-"""Tests that bite (issue 20): the kernel's HOLD (controller/game/hold.py), the part every
+"""Tests that bite (`make mutate`): the kernel's HOLD (controller/game/hold.py), the part every
 game shares for DESIGN.md's "a card leaves the shoe whether or not the rules allow it".
 
 Named after what they pin: the hold procedure (the controller's own HOLD, cleared only by

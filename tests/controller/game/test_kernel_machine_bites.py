@@ -1,4 +1,4 @@
-"""Tests that bite (issue 20): the kernel's machine (controller/game/machine.py).
+"""Tests that bite (`make mutate`): the kernel's machine (controller/game/machine.py).
 
 What they pin: a refused trigger is an `IllegalAction` citing the rule that orders the step
 (STYLE "transitions: strict settings only"; 11.2(c) for poker's first betting round), and
