@@ -1,4 +1,4 @@
-"""The soak beyond blackjack (tools/soak.py ``--game``, issue 17): a few seconds of baccarat
+"""The soak beyond blackjack (tools/soak.py ``--game``): a few seconds of baccarat
 (and of poker) through the injected faults end with nothing lost, nothing doubled and
 every round balanced; the checks read the game's round-end record through its spec and
 do fail a run whose rounds do not balance or whose shoe sent a card the journal lacks; a

@@ -212,7 +212,7 @@ def test_sensors_that_are_not_the_table_s_are_logged_and_ignored(
     assert caplog.messages == ["ignored sensor lamp-test"]
 
 
-# --- 4.1 (issue 18): the spots after the result ----------------------------------------------
+# --- 4.1: the spots after the result ---------------------------------------------------------
 
 
 def test_rule_4_1_an_insurance_spot_paid_wrong_is_named_at_once_by_a_chip_reader() -> None:

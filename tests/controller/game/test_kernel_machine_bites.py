@@ -2,7 +2,7 @@
 
 What they pin: a refused trigger is an `IllegalAction` citing the rule that orders the step
 (STYLE "transitions: strict settings only"; 11.2(c) for poker's first betting round), and
-issue 16's fast path moves only a plain transition itself: any callback anywhere on the
+The kernel's fast path moves only a plain transition itself: any callback anywhere on the
 machine (machine hooks, a state's on_enter/on_exit, a final state, a transition's
 prepare/conditions/before/after) sends every trigger through transitions, so the callback
 runs."""
