@@ -35,7 +35,7 @@ after 20 ms idle (0.38 to 0.60 ms in those runs, against 0.22 to 0.25 ms back to
 and most of it is the kernel's own CPU time for the flush (thread CPU time 0.21 ms).
 So the targets are NOT met: median 1.1 to 1.35 ms, 4.5 to 5.5x the back-to-back floor;
 2.5 times that floor (about 0.6 ms) is less than the COMMIT after idle, the shoe's line
-and the two thread wake-ups DESIGN's runtime model requires, before any Python runs.
+and the two thread wake-ups the design requires, before any Python runs.
 The p99 is a matter of waiting for a CPU: 1.7 to 1.9 ms in this session's quiet runs;
 4.4 to 6.6 ms in three runs at load 0.5 without a real-time thread, 2.4 to 3.2 ms with
 SCHED_FIFO on the reader and controller threads (`drivers.realtime`, which the deploy

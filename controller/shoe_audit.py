@@ -5,7 +5,7 @@ From the last shuffle on it counts every card read; a card read more often than 
 holds copies of it cannot have come from this shoe as loaded: a foreign card (a seventh ace
 of spades in a 6-deck shoe, a card from another table's decks, a misread tag enrolled to
 the wrong card). That is a `ForeignCard` for the game to raise as a violation and HOLD
-the table, as it does for an out-of-order card (DESIGN "Runtime model": the card is
+the table, as it does for an out-of-order card (docs/architecture.md: the card is
 recorded, never dropped or "fixed"). At the shuffle, `shoe_end` reconciles the cards
 seen against the composition: ``extra`` (seen more often than the shoe holds) and
 ``unseen`` (not seen: behind the cutting card, or missing from the shoe).
@@ -171,8 +171,8 @@ def reader_hold(event: Event, gate_open: bool) -> tuple[str, str] | None:
     - an RFID tag in no enrolled deck (`Fault.UNKNOWN_TAG`): a card left the shoe that
       the table cannot name: held whatever the gate, naming the tag;
     - a reader without acknowledgement lost while the gate was open (``resends=False``):
-      cards may have left the shoe unseen, and nothing can send them again (DESIGN
-      "Runtime model"). Our serial shoe resends what was not acknowledged, so its loss
+      cards may have left the shoe unseen, and nothing can send them again
+      (docs/architecture.md). Our serial shoe resends what was not acknowledged, so its loss
       holds nothing; with the gate locked no card can have passed.
     """
     if isinstance(event, DeviceFault) and event.fault is Fault.UNKNOWN_TAG:

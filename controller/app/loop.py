@@ -21,8 +21,8 @@ An event that arrives alone is a burst of one; under a burst (a shoe's resends a
 reconnect, the console and the shoe at once) the disk wait and the published view are
 paid once for all of it (64 queued events: 4 ms instead of 100 ms one by one).
 
-This departs from DESIGN's "journal, then apply" in one respect: the events and their
-records share one disk write instead of one or two each. What DESIGN's order protects
+This departs from "journal, then apply" (docs/architecture.md) in one respect: the events and their
+records share one disk write instead of one or two each. What that order protects
 still holds: nothing an event causes (a command, an acknowledgement, a published state)
 happens before the event is durable, and an event the power cut caught before step 2 was
 never acknowledged, so the device sends it again. If the journal cannot be written the

@@ -20,7 +20,7 @@ Per table, per game and per dealer since the shift's start:
   the amounts in question (each the difference between paid and owed). Each mismatch is
   counted once over its life (`MismatchLives`), however often its spot was read wrong.
 
-Money is whole chip units (DESIGN "Money"), never floats; only the rates are.
+Money is whole chip units (docs/architecture.md), never floats; only the rates are.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ Chip identity: a reader that reports each chip's ID and the value the chip carri
 (`ChipInventory`); an unknown ID, or a value that is not the one listed for that ID, is a
 `ChipAlarm` (possible counterfeit), journaled and sent to the pit.
 
-Money is whole chip units (DESIGN "Money"). Pure and sans-I/O: the app reads the inventory
+Money is whole chip units (docs/architecture.md). Pure and sans-I/O: the app reads the inventory
 file, this part parses its text. Who did it: the journal names the dealer signed in as the
 actor of every row (controller/app/loop.py), so the records here carry no dealer field;
 an acceptance names the supervisor (``who``).

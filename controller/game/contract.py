@@ -84,7 +84,7 @@ def figures_from(drop: str, win: str) -> SettlementFigures:
     """`GameSpec.settlement_figures` for a round-end record that names its drop (the chips
     wagered) and the house's win (negative when the players won) in two fields: a void
     round (``void`` true) counts neither. A value that is not a whole number of chips
-    raises `ValueError` naming the field (DESIGN "Money": integers only)."""
+    raises `ValueError` naming the field (docs/architecture.md: integers only)."""
 
     def figures(payload: Mapping[str, Any]) -> tuple[int, int] | None:
         if payload.get("void"):
