@@ -17,12 +17,12 @@ console API until ``--cards`` cards have been dealt.
 - Peak RSS: the controller process's VmHWM at the end.
 
 Targets: card to state median < 1 ms and at most 2.5x the floor measured in the same run,
-p99 < 3 ms, on a quiet machine (issue 16); idle CPU < 0.5 %, RSS < 60 MB (issue 6).
+p99 < 3 ms, on a quiet machine; idle CPU < 0.5 %, RSS < 60 MB.
 ``--json`` prints, besides the details, ``median_ms``, ``p99_ms``, ``floor_median_ms`` and
 ``median_floor_ratio``, and the load average before and after the run (``load_average``:
 on a shared machine a p99 means little without it; docs/install.md).
 
-Where a card's time goes (issue 16; perf counters put into a copy of the controller,
+Where a card's time goes (perf counters put into a copy of the controller,
 300 cards, the 2-core development VM at load 0.2 to 0.5, medians of 2026-12-01): the
 shoe's write to the reader thread 0.12 ms (the pty and a wake-up), the frame's decoding
 0.05 ms, reader thread to controller thread 0.06 ms (the queue and a wake-up), the rules
@@ -99,7 +99,7 @@ class StateStream:
     """The page's view of the table: ``GET /api/events`` (Server-Sent Events), read on a
     thread of its own; `wait_past` waits for the first state past a journal row. This is
     how the display hears of a card; polling ``/api/state`` every 2 ms instead (as this
-    benchmark did before issue 16) loads the controller's process with requests no real
+    benchmark once did) loads the controller's process with requests no real
     page makes, in the very millisecond being measured."""
 
     def __init__(self, url: str) -> None:
@@ -174,7 +174,7 @@ def rss_mb(pid: int, field: str = "VmHWM") -> float:
 
 
 def sqlite_floor(folder: Path, rounds: int = 300, gap: float = 0.0) -> list[float]:
-    """One durable insert, ``rounds`` times: back to back (the issue's floor), or each after
+    """One durable insert, ``rounds`` times: back to back (the target's floor), or each after
     ``gap`` seconds of sleep, as a card's insert comes after the table was idle (the
     process's caches cold, its CPU asleep): the floor the card path's own COMMIT meets."""
     db = sqlite3.connect(folder / f"floor-{gap}.sqlite", isolation_level=None)

@@ -261,7 +261,7 @@ def _nth(n: int) -> str:
 
 
 def report(result: SoakResult) -> str:
-    """The figures the issue asks for, as text."""
+    """The soak's figures, as text."""
     game = "" if result.game == DEFAULT else f" ({result.game})"
     lines = [
         f"soak{game}: {result.seconds:.0f} s, seed {result.seed}, {result.steps} dealer steps",
