@@ -21,14 +21,14 @@ An event that arrives alone is a burst of one; under a burst (a shoe's resends a
 reconnect, the console and the shoe at once) the disk wait and the published view are
 paid once for all of it (64 queued events: 4 ms instead of 100 ms one by one).
 
-This departs from "journal, then apply" (docs/architecture.md) in one respect: the events and their
-records share one disk write instead of one or two each. What that order protects
-still holds: nothing an event causes (a command, an acknowledgement, a published state)
-happens before the event is durable, and an event the power cut caught before step 2 was
-never acknowledged, so the device sends it again. If the journal cannot be written the
+This departs from a plain "journal, then apply" (docs/architecture.md) in one respect: the
+events and their records share one disk write instead of one or two each. What that order
+protects still holds: nothing an event causes (a command, an acknowledgement, a published
+state) happens before the event is durable, and an event the power cut caught before step 2
+was never acknowledged, so the device sends it again. If the journal cannot be written the
 loop stops at once (`failed`) with nothing of the burst carried out or acknowledged: the
-game in memory is then ahead of the journal, and only a restart, which replays the
-journal, may go on.
+game in memory is then ahead of the journal, and only a restart, which replays the journal,
+may go on.
 
 Only this thread touches the game. A refused console input (`IllegalAction`) is journaled as
 `ActionRefused` and shown; it never stops the table. An error in the rules code itself is

@@ -20,7 +20,7 @@ same keyed chain as every other row, with:
   old ones inside the restored game.
 
 Whenever any of these differs, or the pickle does not load (`SnapshotUnusable`), the loop
-logs one line saying why and replays the whole journal instead, as before snapshots.
+logs one line saying why and replays the whole journal instead, as a table without snapshots does.
 
 **Why a pickle is safe here** (docs/security.md, "Snapshots"). Unpickling runs code named
 in the data, so the data must come from us. A snapshot is read only from a journal row
