@@ -7,7 +7,7 @@ The table row plays complete one-box rounds with the basic-strategy player throu
 `BlackjackTable.handle`). The baseline row is a minimal strict Machine
 (``auto_transitions=False, ignore_invalid_triggers=False``) that fires the same number of
 triggers per round as the table did, and nothing else: the floor the library sets.
-Target (issue 4): at least 3,000 one-box rounds per second on one core.
+Target: at least 3,000 one-box rounds per second on one core.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ devices and rules), repeated with their round numbers moved on. The build alone 
   checkpoint (rows written since the last round ended);
 - the row hash itself: HMAC-SHA256 under the key beside the plain SHA-256 it replaced.
 
-Target (issue 12): the start-up check of a 1,000,000-row journal under 1 s after the
+Target: the start-up check of a 1,000,000-row journal under 1 s after the
 first full verification. ``--keep FILE`` keeps the built journal (and its key) there and
 reuses it on the next run, since building it takes a while.
 """

@@ -17,12 +17,12 @@ console API until ``--cards`` cards have been dealt.
 - Peak RSS: the controller process's VmHWM at the end.
 
 Targets: card to state median < 1 ms and at most 2.5x the floor measured in the same run,
-p99 < 3 ms, on a quiet machine (issue 16); idle CPU < 0.5 %, RSS < 60 MB (issue 6).
+p99 < 3 ms, on a quiet machine; idle CPU < 0.5 %, RSS < 60 MB.
 ``--json`` prints, besides the details, ``median_ms``, ``p99_ms``, ``floor_median_ms`` and
 ``median_floor_ratio``, and the load average before and after the run (``load_average``:
 on a shared machine a p99 means little without it; docs/install.md).
 
-Where a card's time goes (issue 16; perf counters put into a copy of the controller,
+Where a card's time goes (perf counters put into a copy of the controller,
 300 cards, the 2-core development VM at load 0.2 to 0.5, medians of 2026-12-01): the
 shoe's write to the reader thread 0.12 ms (the pty and a wake-up), the frame's decoding
 0.05 ms, reader thread to controller thread 0.06 ms (the queue and a wake-up), the rules
@@ -35,7 +35,7 @@ after 20 ms idle (0.38 to 0.60 ms in those runs, against 0.22 to 0.25 ms back to
 and most of it is the kernel's own CPU time for the flush (thread CPU time 0.21 ms).
 So the targets are NOT met: median 1.1 to 1.35 ms, 4.5 to 5.5x the back-to-back floor;
 2.5 times that floor (about 0.6 ms) is less than the COMMIT after idle, the shoe's line
-and the two thread wake-ups DESIGN's runtime model requires, before any Python runs.
+and the two thread wake-ups the design requires, before any Python runs.
 The p99 is a matter of waiting for a CPU: 1.7 to 1.9 ms in this session's quiet runs;
 4.4 to 6.6 ms in three runs at load 0.5 without a real-time thread, 2.4 to 3.2 ms with
 SCHED_FIFO on the reader and controller threads (`drivers.realtime`, which the deploy
@@ -99,7 +99,7 @@ class StateStream:
     """The page's view of the table: ``GET /api/events`` (Server-Sent Events), read on a
     thread of its own; `wait_past` waits for the first state past a journal row. This is
     how the display hears of a card; polling ``/api/state`` every 2 ms instead (as this
-    benchmark did before issue 16) loads the controller's process with requests no real
+    benchmark once did) loads the controller's process with requests no real
     page makes, in the very millisecond being measured."""
 
     def __init__(self, url: str) -> None:
@@ -174,7 +174,7 @@ def rss_mb(pid: int, field: str = "VmHWM") -> float:
 
 
 def sqlite_floor(folder: Path, rounds: int = 300, gap: float = 0.0) -> list[float]:
-    """One durable insert, ``rounds`` times: back to back (the issue's floor), or each after
+    """One durable insert, ``rounds`` times: back to back (the target's floor), or each after
     ``gap`` seconds of sleep, as a card's insert comes after the table was idle (the
     process's caches cold, its CPU asleep): the floor the card path's own COMMIT meets."""
     db = sqlite3.connect(folder / f"floor-{gap}.sqlite", isolation_level=None)

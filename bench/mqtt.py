@@ -1,4 +1,4 @@
-"""The pit feed's cost and capacity (issue 8).
+"""The pit feed's cost and capacity.
 
     .venv/bin/python bench/mqtt.py [--broker mqtt://host:port] [--seconds 10] [--cards 300]
                                    [--rows 20000] [--json]
@@ -16,7 +16,7 @@ folder) and stops it at the end. Three measurements:
 3. ``card_to_state``: from the simulated shoe writing a card frame to the controller
    thread publishing the state with that card (the moment the status display and the pit
    are handed it), with the pit feed on and off, alternating runs of ``--cards`` cards.
-   Target (issue 8): the median with publishing on within 10% of off.
+   Target: the median with publishing on within 10% of off.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from a seeded ``random.Random``. Ours goes through ``controller.poker.simulate``
 card through ``PokerTable.handle(CardDrawn)``, every decision through the rules API, the
 transitions machine for the phases); pokerkit plays a fixed-limit five-card draw high
 game built from its ``SingleDraw`` base with its own automations for dealing and
-showdown. The target (issue 5) is at least five times pokerkit's rate.
+showdown. The target is at least five times pokerkit's rate.
 """
 
 from __future__ import annotations

@@ -18,13 +18,13 @@ Measured, per game:
 - ``startup_seconds``: what a restart does with the journal before the table deals: open
   and check it (from its checkpoint), load the last snapshot (its HMAC checked), replay
   the rows after it, and find the shoe's resume point (median of 3);
-- ``full_replay_seconds``: replaying every event from row 1 without the snapshot, as the
-  table did before issue 16. Replaying 5,000,000 rows takes minutes, so it is measured on
+- ``full_replay_seconds``: replaying every event from row 1 without the snapshot, as a
+  table without snapshots would. Replaying 5,000,000 rows takes minutes, so it is measured on
   the first ``--full-rows`` rows and scaled to the whole journal
   (``full_replay_extrapolated``); ``--full-rows 0`` replays all of them.
 
 Prints ``{"rows": N, "startup_seconds": S, "full_replay_seconds": F, ...}``: S and F the
-slowest game's, each game's own under ``games``. Target (issue 16): S under 2 s whatever N.
+slowest game's, each game's own under ``games``. Target: S under 2 s whatever N.
 """
 
 from __future__ import annotations

@@ -2,23 +2,21 @@
 
     .venv/bin/python bench/run_all.py [--quick] [--only NAME ...] [--out FOLDER] [--strict]
 
-Each script runs in its own process with ``--json`` (and sizes that keep the whole run
-under ten minutes on the development machine); its figures become rows: this project
-beside its comparison measured in the same run, the target from the earlier issues, and
-whether it is met. A script that cannot run here (no Chromium, no mosquitto) is a row
-saying so, not a failure of the others. The results go to ``bench/results/`` as
-``<UTC time>.json`` and ``latest.json`` (machine-specific: not committed), so that runs
-can be compared over time.
+Each script runs in its own process with ``--json`` (and sizes that keep the whole run under
+ten minutes on the development machine); its figures become rows: this project beside its
+comparison measured in the same run, its target, and whether it is met. A script that cannot
+run here (no Chromium, no mosquitto) is a row saying so, not a failure of the others. The
+results go to ``bench/results/`` as ``<UTC time>.json`` and ``latest.json``
+(machine-specific: not committed), so that runs can be compared over time.
 
-Targets: wire latency within 2x the raw pty echo (issue 2); blackjack 3,000 one-box
-rounds/s (issue 4); poker hands 5x pokerkit (issue 5); card to state median < 1 ms and
-at most 2.5x the durable insert floor of the same run, p99 < 3 ms on a quiet machine (issue
-16; the row shows the load average the run started at), idle CPU < 0.5 %, RSS < 60 MB
-(issue 6); card to page p99 < 50 ms (issue 7);
-card to state with the pit feed on within 10 % of off (issue 8); the journal's start-up
-check of a 1,000,000-row journal under 1 s after its first full check (issue 12);
-`journal last -n 10` under 1 s on a 5,000,000-row journal set, beside the full check. The
-hand evaluator and the decode rates had no number in their issues: their rows say so.
+Targets: wire latency within 2x the raw pty echo; blackjack 3,000 one-box rounds/s; poker
+hands 5x pokerkit; card to state median < 1 ms and at most 2.5x the durable insert floor of
+the same run, p99 < 3 ms on a quiet machine (the row shows the load average the run started
+at), idle CPU < 0.5 %, RSS < 60 MB; card to page p99 < 50 ms; card to state with the pit
+feed on within 10 % of off; the journal's start-up check of a 1,000,000-row journal under
+1 s after its first full check; `journal last -n 10` under 1 s on a 5,000,000-row journal
+set, beside the full check. The hand evaluator and the decode rates have no target
+number: their rows say so.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ time, the round it belongs to, the source device (or ``console`` / ``supervisor`
 ``controller``), the kind (an event class name such as ``CardDrawn``, or a record such
 as ``Violation``), the payload (canonical JSON), and the actor for console and supervisor actions.
 
-**The keyed chain** (issue 12). Each row carries
+**The keyed chain**. Each row carries
 ``hash = HMAC-SHA256(key, prev_hash || canonical JSON of the other fields)``, hex; the
 first row's ``prev_hash`` is 64 zeros. ``key`` is the table's own 32 random bytes, kept in
 a file only the service can read (`controller.app.journal_files`; this module only takes
@@ -27,7 +27,7 @@ HMAC of both under the key. Opening checks only that row and the rows after it, 
 refuses a journal that ends before it (rows cut off) or holds another hash there (the end
 rewritten). No checkpoint means a full check; a forged one is refused.
 
-**Rotation** (issue 16, `controller.journal_set`): a file rotation opens begins with a
+**Rotation** (`controller.journal_set`): a file rotation opens begins with a
 `ROTATED` row going on from the file before it, so the chain runs across files.
 
 What the checkpoint cannot see: a row older than it changed while the table was off (a
@@ -183,7 +183,7 @@ class Journal:
             self._close_quietly()
             raise JournalCorrupt(
                 1,
-                "the journal's chain is not keyed (written before issue 12, with plain "
+                "the journal's chain is not keyed (written by an older tablectl, with plain "
                 "SHA-256): it cannot be checked; open a new journal",
             )
         try:

@@ -169,7 +169,7 @@ def row_hash(key: bytes, prev_hash: str, fields: list[Any]) -> str:
 
 
 def plain_row_hash(prev_hash: str, fields: list[Any]) -> str:
-    """The unkeyed hash of journals written before issue 12 (refused; named in errors)."""
+    """The unkeyed hash of journals from before the chain was keyed (refused; named in errors)."""
     return hashlib.sha256((prev_hash + canonical(fields)).encode()).hexdigest()
 
 

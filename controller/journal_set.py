@@ -1,4 +1,4 @@
-"""A table's journal as a set of files (issue 16): rotation without a break in the chain.
+"""A table's journal as a set of files: rotation without a break in the chain.
 
 A table that plays around the clock would otherwise grow one file without end. The
 journal rolls over to a new file (by trading day or size: `controller.app.journal_rotation`

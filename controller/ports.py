@@ -119,7 +119,7 @@ class ChipsSensed(Event):
 class ChipIdsSensed(Event):
     """A chip reader that reads each chip's RFID tag reported the chips on a spot: each
     chip's ID (``chip_ids``) and the value that chip carries (``values``, chip units, in
-    the same order). Checked against the casino's chip inventory (issue 18)."""
+    the same order). Checked against the casino's chip inventory."""
 
     spot: str
     chip_ids: tuple[str, ...]

@@ -5,12 +5,12 @@ From the last shuffle on it counts every card read; a card read more often than 
 holds copies of it cannot have come from this shoe as loaded: a foreign card (a seventh ace
 of spades in a 6-deck shoe, a card from another table's decks, a misread tag enrolled to
 the wrong card). That is a `ForeignCard` for the game to raise as a violation and HOLD
-the table, as it does for an out-of-order card (DESIGN "Runtime model": the card is
+the table, as it does for an out-of-order card (docs/architecture.md: the card is
 recorded, never dropped or "fixed"). At the shuffle, `shoe_end` reconciles the cards
 seen against the composition: ``extra`` (seen more often than the shoe holds) and
 ``unseen`` (not seen: behind the cutting card, or missing from the shoe).
 
-Which rule a foreign card breaks. No clause in shared/rules speaks of a foreign card in
+Which rule a foreign card breaks. No clause in docs/rules/ speaks of a foreign card in
 so many words, so each game cites the nearest:
 
 - blackjack `BLACKJACK_RULE` = "3.3": the amended rule 3.3 (NZ Gazette 1999 No. 9 p. 230)
@@ -19,7 +19,7 @@ so many words, so each game cites the nearest:
   the neighbouring clause a substituted card also breaks);
 - draw poker `POKER_RULE` = "11.2": the deal of one 52-card deck; the Division 13
   definition of a defective deck ("wrong count, duplicates, jokers...", 1999 No. 11
-  pp. 266-269) has no clause number in shared/rules, and `controller.poker.table` already
+  pp. 266-269) has no clause number in docs/rules/poker.md, and `controller.poker.table` already
   cites 11.2 for a card dealt twice.
 
 Sans-I/O and game-agnostic: the game says when the shoe was shuffled (`shuffled`), which
@@ -128,7 +128,7 @@ class ShoeAudit:
             if tag in self._tags:  # the same card again: counted once, not as a new copy
                 return ForeignCard(self.rule, str(card), seen[card], holds, tag)
             self._tags[tag] = card
-        n = seen[card] + 1  # one look-up each way: a card's hash is not cached (issue 16)
+        n = seen[card] + 1  # one look-up each way: a card's hash is not cached
         seen[card] = n
         if n > holds:
             return ForeignCard(self.rule, str(card), n, holds)
@@ -147,7 +147,7 @@ class ShoeAudit:
         seen, holds = self._seen, self._holds
         extra: list[tuple[str, int]] = []
         unseen: list[tuple[str, int]] = []
-        for c in DECK:  # each count read once: poker reports at every hand (issue 16)
+        for c in DECK:  # each count read once: poker reports at every hand
             n, held = seen[c], holds[c]
             if n > held:
                 extra.append((str(c), n - held))
@@ -171,8 +171,8 @@ def reader_hold(event: Event, gate_open: bool) -> tuple[str, str] | None:
     - an RFID tag in no enrolled deck (`Fault.UNKNOWN_TAG`): a card left the shoe that
       the table cannot name: held whatever the gate, naming the tag;
     - a reader without acknowledgement lost while the gate was open (``resends=False``):
-      cards may have left the shoe unseen, and nothing can send them again (DESIGN
-      "Runtime model"). Our serial shoe resends what was not acknowledged, so its loss
+      cards may have left the shoe unseen, and nothing can send them again
+      (docs/architecture.md). Our serial shoe resends what was not acknowledged, so its loss
       holds nothing; with the gate locked no card can have passed.
     """
     if isinstance(event, DeviceFault) and event.fault is Fault.UNKNOWN_TAG:

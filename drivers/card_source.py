@@ -5,8 +5,8 @@ back-end supplies only the few operations that differ between devices. What `Car
 does for every back-end:
 
 - `start` opens the line in the caller's thread: a source that is configured but not there
-  is a `DeviceNotFound` (or `DeviceError`) for the caller, never a silent nothing (DESIGN:
-  no fallback). Only a line that fails *later* is retried;
+  is a `DeviceNotFound` (or `DeviceError`) for the caller, never a silent nothing
+  (docs/architecture.md: no fallback). Only a line that fails *later* is retried;
 - one reader thread reads, puts the events a read produced on the controller's queue, and
   when the line fails closes it, reports `DeviceLost` (once per outage), and reopens it
   with exponential backoff;
@@ -16,7 +16,7 @@ does for every back-end:
   `_report_restored` itself);
 - `acknowledge(seq)`, which the controller calls after journaling an event that carried a
   sequence number: a no-op here, for readers that have no acknowledgement and cannot resend
-  (DESIGN "Runtime model": a gap in their stream holds the table instead);
+  (docs/architecture.md: a gap in their stream holds the table instead);
 - `handles`/`execute` for the commands the device carries out (none, by default);
 - `close`, safe twice; a bug in a back-end's read is logged and reported as `DeviceLost`,
   never a silently dead daemon thread.

@@ -1,4 +1,5 @@
-"""A chip reader under the betting spots, on a serial line (issue 18).
+"""A chip reader under the betting spots, on a serial line: what the settlement check
+reads.
 
 It speaks the table device protocol (docs/protocol.md, HELLO kind 2): CHIPS_SENSED, the
 value of the chips on a spot, and CHIP_IDS, each chip's tag and the value it carries. The

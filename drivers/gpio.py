@@ -71,7 +71,7 @@ def real_pin_factory() -> Any:
     """The Raspberry Pi's own GPIO (lgpio), or `DeviceNotFound` saying why not.
 
     No fallback to another back-end or to the mock: a table told to use real pins
-    refuses to start without them (DESIGN.md).
+    refuses to start without them (docs/architecture.md: missing hardware is an error).
     """
     try:
         from gpiozero.pins.lgpio import LGPIOFactory

@@ -4,13 +4,13 @@ reads an input or makes a decision.
 
 - Lamps are gpiozero ``LED`` (or ``PWMLED`` when the pin map says ``pwm = true``): steady,
   blink, pulse (plain lamps blink instead) and a fast flash for the red HOLD lamp
-  (DESIGN.md: a violation flashes the red lamp).
+  (docs/architecture.md: a violation flashes the red lamp).
 - The shoe gate is an ``OutputDevice`` driving a solenoid through a transistor. Its
   de-energised state is the configured fail-safe state: the gate is put there on start and
   again on close, and an external resistor keeps the driver off while the Pi is off or
   booting (docs/wiring.md), so the gate does not depend on this process being alive.
 - The dealer-button display (draw poker, rule 11 and the button rules in
-  shared/rules/surrounding-rules.md) is one lamp per seat. Moving the button turns the
+  docs/rules/poker.md) is one lamp per seat. Moving the button turns the
   old seat off before the new one on, so no instant ever shows two seats.
 - The limit sign shows the table minimum and maximum (rule 11.5(a)) on an HD44780 LCD.
 """

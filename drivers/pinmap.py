@@ -5,7 +5,8 @@ console button, lamp, the shoe gate, the poker dealer-button display and the lim
 (rule 11.5). The config checks it (`controller.app.config.pins`, docs/wiring.md) and
 builds a `PinMap` of these records; `drivers.gpio` and `drivers.lamps` open exactly what it
 lists. Nothing here parses text or knows a game: a driver gets a pin map that is right, or
-the table never starts (DESIGN.md: missing hardware is an error, never a silent fallback).
+the table never starts (docs/architecture.md: missing hardware is an error, never a
+silent fallback).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ enrolment and puts events on the controller's queue:
 
 - an enrolled tag: `CardDrawn(source=name, card=..., seq=None)`; the reader has no
   acknowledgement, so the event has no sequence number. A card that leaves the shoe is
-  always reported, whether or not the rules allow it now (rule 4.2 and DESIGN.md: the
+  always reported, whether or not the rules allow it now (rule 4.2 and docs/architecture.md: the
   controller cannot undo physics and must never drop a card);
 - a tag not in the deck: `DeviceFault(fault=Fault.UNKNOWN_TAG, detail=tag)`, once per
   presentation, like a card;

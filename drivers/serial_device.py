@@ -185,7 +185,7 @@ class SerialDevice(CardSource):
             )
         if isinstance(item, m.ChipsSensed):
             return ChipsSensed(source=source, spot=item.spot, total=item.total, seq=item.seq)
-        if isinstance(item, m.ChipIds):  # each chip's tag, for the chip inventory (issue 18)
+        if isinstance(item, m.ChipIds):  # each chip's tag, for the chip inventory
             ids = tuple(chip_id for chip_id, _ in item.chips)
             values = tuple(value for _, value in item.chips)
             return ChipIdsSensed(

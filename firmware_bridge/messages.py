@@ -130,7 +130,7 @@ class ChipsSensed:
 @dataclass(frozen=True, slots=True)
 class ChipIds:
     """Chips on one spot, each with its RFID tag's 64-bit UID (ISO 15693) and the value
-    the chip carries (issue 18: each is checked against the casino's chip inventory). As
+    the chip carries (each is checked against the casino's chip inventory). As
     many as fit in one frame's payload (64 bytes: 4 chips with a spot name of up to 15
     characters); a reader sends several for a larger stack, each chip checked on its own.
     ``chip_id`` is the UID as 16 upper-case hex digits, as the inventory lists it."""

@@ -41,7 +41,7 @@ class TableHands(Protocol):
 
 
 class ChipHands(Protocol):
-    """A table with chip readers under the spots (issue 18): the dealer stacks a spot to a
+    """A table with chip readers under the spots: the dealer stacks a spot to a
     value, and a supervisor accepts a payout difference on a box, with a reason."""
 
     def chips_to(self, spot: str, total: int) -> None: ...
@@ -70,7 +70,7 @@ class BlackjackDealer:
     now and then, and take insurance a third of the time: enough variety to walk every
     state of the machine, not a strategy.
 
-    ``chips``: the table's chip readers (issue 18); the dealer then pays and collects by
+    ``chips``: the table's chip readers; the dealer then pays and collects by
     the readers, stacking each spot to what the display says it is owed, except that at
     the rate ``mistakes`` it overpays, underpays or leaves a losing wager on the spot. It
     counts what it did wrong (``mistakes_made``) and what the display then showed as a

@@ -6,7 +6,7 @@ round-end record and its settlement figures; what only the dealer's side knows l
 `SoakProfile` the dealer class hands out (``Dealer.soak_profile()``), so the soak names no
 game and a game's soak knowledge sits beside its scripted dealer. The state names are the
 published view's words (``view["state"]``), as the dealer itself reads them: a simulator
-may not import the game's rules (the floors of DESIGN.md).
+may not import the game's rules (the floors of docs/architecture.md).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""The floors of DESIGN.md, the games' independence and no import cycles: the
+"""The floors of docs/architecture.md, the games' independence and no import cycles: the
 import-linter contracts in pyproject.toml (``[tool.importlinter]``), checked on the whole
 import graph, TYPE_CHECKING imports included. `make lint` runs ``lint-imports``; this runs
-the same check under pytest, and shows that the contracts still say what DESIGN.md says."""
+the same check under pytest, and shows that the contracts still say what
+docs/architecture.md says."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""No module over 500 lines in the four packages (issue 14, STYLE.md: "a module over ~500
-lines is a smell"): a module that grows past it is split by what it does, as the config
+"""No module over 500 lines in the four packages (CONTRIBUTING.md: a module has one
+reason to change): a module that grows past it is split by what it does, as the config
 became controller/app/config/ (one module per section) and the shoe-conformance kit its
 command, its cases and its wire."""
 

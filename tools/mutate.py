@@ -1,4 +1,4 @@
-"""`make mutate`: mutation testing of the money, rules and wire code (issue 20).
+"""`make mutate`: mutation testing of the money, rules and wire code.
 
 Two routes, both in a throw-away copy of the working tree (never the shared one):
 

@@ -5,7 +5,7 @@ Separate from the run (tools/soak.py) so that what "passed" means reads in one p
 - nothing lost, nothing duplicated: every shoe message sent (serial shoe: sequence numbers
   1..sent) or card slid past the reader (RFID: by tag) is journaled exactly once;
 - every round balances: each row of the game's round-end record (`GameSpec.round_end`)
-  gives, by the spec's settlement figures, drop == paid out + house win (DESIGN "Money":
+  gives, by the spec's settlement figures, drop == paid out + house win (docs/architecture.md:
   chips in = chips out + house result); a void round too, by the same fields; a
   `ControllerFault` row counts as unbalanced;
 - every injected fault absorbed or reported (`unaccounted` lists those that were not).
@@ -261,7 +261,7 @@ def _nth(n: int) -> str:
 
 
 def report(result: SoakResult) -> str:
-    """The figures the issue asks for, as text."""
+    """The soak's figures, as text."""
     game = "" if result.game == DEFAULT else f" ({result.game})"
     lines = [
         f"soak{game}: {result.seconds:.0f} s, seed {result.seed}, {result.steps} dealer steps",

@@ -97,7 +97,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--chip-readers",
         action="store_true",
         help="chip readers under the spots (a simulated reader on a pty, docs/protocol.md): "
-        "wagers are read by value and every payout is checked by the chips (issue 18)",
+        "wagers are read by value and every payout is checked by the chips",
     )
     parser.add_argument(
         "--dealer-mistakes",

@@ -1,5 +1,5 @@
 """`tablectl demo --chip-readers`: the demo table with chip readers under its spots and
-its settlement checked by them (issue 18).
+its settlement checked by them.
 
 A simulated chip reader (`sim_hardware.device.SimulatedChipReader`) on a pseudo-terminal,
 opened by the table's devices for ``[chips] reader = "sim://"`` and read by the real driver
@@ -53,7 +53,7 @@ def open_chip_reader(table: RunningTable) -> tuple[SimulatedChipReader, ChipRead
 
 def with_chip_readers(config: TableConfig) -> TableConfig:
     """The table's rules with chip readers under the spots and the settlement checked by
-    them (issue 18); a game whose rules have no chip readers is refused by name."""
+    them; a game whose rules have no chip readers is refused by name."""
     rules = config.rules
     names = {f.name for f in dataclasses.fields(rules)}
     if not {"chip_readers", "settlement_check"} <= names:

@@ -52,7 +52,7 @@ class TableDevices:
     sim_table: SimTable | None = None
     by_source: dict[str, Any] = field(default_factory=dict)
     scratch: tempfile.TemporaryDirectory[str] | None = None  # a simulated shoe's deck files
-    chips: ChipReader | None = None  # [chips] reader (issue 18)
+    chips: ChipReader | None = None  # [chips] reader: each chip on a spot
     sim_chips: SimulatedChipReader | None = None
 
     def close(self) -> None:
@@ -192,7 +192,7 @@ def open_chip_reader(
     simulate: str | None,
     resume: tuple[int, int] | None,
 ) -> None:
-    """The ``[chips] reader`` (issue 18), simulated on a pty under ``--sim`` or for a
+    """The ``[chips] reader``, simulated on a pty under ``--sim`` or for a
     ``sim://`` URL, read as the device ``chips``."""
     if simulate == "all" or url.startswith("sim://"):
         devices.sim_chips = SimulatedChipReader(PtyLink()).start()

@@ -6,8 +6,9 @@ The page (``static/index.html``, ``surveillance.html``) always loads ``/game.js`
 `importlib.resources`, so a game shipped as its own distribution brings its drawing with
 it); the script registers ``window.tablectl.renderers[<its renderer>]`` and app.js draws the
 view with it. A game that names none gets an empty script and is drawn by the page's own
-drawings (or as its view's facts). So the app never names a game (DESIGN.md, "The game
-kernel"), and a new game's drawing is a file in the game's folder.
+drawings (or as its view's facts). So the app never names a game (docs/architecture.md:
+a game is one folder and one registry entry), and a new game's drawing is a file in the
+game's folder.
 
 Read-only, and under the server's security headers like every other response (the
 Content-Security-Policy allows scripts from this server only, which this is).

@@ -1,4 +1,4 @@
-"""Sealed journal files to the archive, then off the table (issue 16).
+"""Sealed journal files to the archive, then off the table, so its disk never fills.
 
 A file rotation sealed is never written again. With ``[journal] archive_dir`` set, a
 thread of its own (`Archiver`) takes each sealed file, oldest first, through these steps,

@@ -190,7 +190,7 @@ def _rows_in(files: list[Path], key: bytes) -> int:
 def _files(path: Path, key_file: Path | None, archive: Path | None) -> tuple[list[Path], bytes]:
     """The files a command reads: a set's own name (``journal.sqlite``) is every file of
     the set at the table, and with ``--archive DIR`` the archived ones before them; a
-    rotated file's or an archive's name is that file alone (issue 16)."""
+    rotated file's or an archive's name is that file alone."""
     if is_member(path):
         if not path.exists():
             raise JournalError(f"no such journal: {path}")

@@ -1,4 +1,4 @@
-"""A table's journal files, opened together: the journal, its key, its checkpoint (issue 12).
+"""A table's journal files, opened together: the journal, its key, its checkpoint.
 
 ``controller.journal`` takes the key as bytes; this module finds it. The key is 32 random
 bytes in a file only the service can read (`controller.app.secrets`), named by
@@ -60,7 +60,7 @@ def journal_key_path(config: TableConfig) -> Path:
 
 def journal_files(journal: Path, key_file: Path | None = None) -> list[Path]:
     """Every file that belongs to a journal (those that exist): what is kept together,
-    the rotated files of its set included (issue 16)."""
+    the rotated files of its set included."""
     names = [
         item
         for member in [journal, *(p for p in set_files(journal) if p != journal)]

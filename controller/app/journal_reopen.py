@@ -1,5 +1,5 @@
 """`tablectl journal reopen --config FILE --staff ID --reason TEXT`: a new journal, opened by
-a supervisor (issue 12).
+a supervisor.
 
 A table whose journal does not check out does not play, and nothing in the controller
 mends or deletes a journal. The way back is a new journal, opened by a supervisor who says
@@ -86,7 +86,7 @@ def check_reason(reason: str) -> str:
 
 def examine(path: Path, key_file: Path | None) -> tuple[int, Head, str]:
     """The old journal's row count, its last good head and what is wrong with it ("" when
-    it checks out: a key rotation). A rotated journal (issue 16) is its set of files: the
+    it checks out: a key rotation). A rotated journal is its set of files: the
     set is checked whole, the rows and the last good head are its live file's."""
     files = set_files(path)
     if not files:

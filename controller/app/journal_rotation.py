@@ -1,4 +1,4 @@
-"""When the journal rolls over to a new file (issue 16): by trading day or by size, always
+"""When the journal rolls over to a new file: by trading day or by size, always
 at a round boundary, right after the loop's snapshot.
 
 The loop calls `Rotation` after every round that ended (`TableLoop.after_round`). When the

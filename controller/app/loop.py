@@ -14,21 +14,21 @@ behind it (at most `BURST`). For the burst, in this order:
 4. publish the state after the last event once (status display, pit feed): a reference
    to a state built from copies (`snapshot`), handed over without waiting on the network;
    the feeds serialise it on their own threads. (Building the view on a helper thread
-   during step 2's fsync was tried and measured, issue 16: no gain, the two threads then
+   during step 2's fsync was tried and measured: no gain, the two threads then
    queue for the interpreter lock; docs/install.md.)
 
 An event that arrives alone is a burst of one; under a burst (a shoe's resends after a
 reconnect, the console and the shoe at once) the disk wait and the published view are
 paid once for all of it (64 queued events: 4 ms instead of 100 ms one by one).
 
-This departs from DESIGN's "journal, then apply" in one respect: the events and their
-records share one disk write instead of one or two each. What DESIGN's order protects
-still holds: nothing an event causes (a command, an acknowledgement, a published state)
-happens before the event is durable, and an event the power cut caught before step 2 was
-never acknowledged, so the device sends it again. If the journal cannot be written the
+This departs from a plain "journal, then apply" (docs/architecture.md) in one respect: the
+events and their records share one disk write instead of one or two each. What that order
+protects still holds: nothing an event causes (a command, an acknowledgement, a published
+state) happens before the event is durable, and an event the power cut caught before step 2
+was never acknowledged, so the device sends it again. If the journal cannot be written the
 loop stops at once (`failed`) with nothing of the burst carried out or acknowledged: the
-game in memory is then ahead of the journal, and only a restart, which replays the
-journal, may go on.
+game in memory is then ahead of the journal, and only a restart, which replays the journal,
+may go on.
 
 Only this thread touches the game. A refused console input (`IllegalAction`) is journaled as
 `ActionRefused` and shown; it never stops the table. An error in the rules code itself is
@@ -458,7 +458,7 @@ class TableLoop:
     def snapshot(self) -> dict[str, Any]:
         """The state the status display and the pit see: the game's view and the loop's.
         ``last_card_at`` and ``hold_since`` (wall clock, ISO) are for the pit's floor view:
-        the time since the last card, and how long a HOLD has lasted (issue 19)."""
+        the time since the last card, and how long a HOLD has lasted."""
         view = self.game.view()
         if not view.get("hold"):
             self.hold_since = None

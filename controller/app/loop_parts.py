@@ -1,7 +1,7 @@
 """The loop's small parts: the markers put on its queue, the record of a fault in the rules
 code, the output channels, how an event is named, and the console's wrong-PIN count. Apart
-from `controller.app.loop` so that the loop stays under 500 lines (issue 16 added its
-snapshots)."""
+from `controller.app.loop` so that the loop, its snapshots included, stays under 500
+lines."""
 
 from __future__ import annotations
 

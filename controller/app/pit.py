@@ -11,7 +11,7 @@ Topics, under ``<prefix>/<site>/table/<id>/`` (docs/mqtt.md, schemas in docs/mqt
   ``event`` topic withholds, in full; or ``reveal`` (``"delayed"``): at the hand's end,
   the withheld cards of the hand.
 
-Nothing is lost and nothing is reordered (issue 8): the journal is already on disk before
+Nothing is lost and nothing is reordered: the journal is already on disk before
 the controller publishes, so this thread reads new rows with its own SQLite connection (WAL
 lets a reader run beside the writer) and hands them to paho as QoS 1 messages. A row is
 done when the broker has acknowledged (PUBACK) every message made from it; the highest seq
@@ -96,7 +96,7 @@ ALARM_KINDS = {
     "DeviceFault": "device",
     "ControllerFault": "fault",
     "JournalBroken": "fault",  # the journal's full check after the start: the table stops
-    "ChipAlarm": "counterfeit",  # a chip not in the inventory, or not its value (issue 18)
+    "ChipAlarm": "counterfeit",  # a chip not in the inventory, or not its value
     "LimitOverridden": "override",  # a supervisor let a wager outside the limits stand
 }
 
@@ -176,7 +176,7 @@ class PitPublisher:
     # --- the controller's side ----------------------------------------------------------
 
     def publish(self, state: dict[str, Any]) -> None:
-        """Keep the newest state and wake the publisher: never blocks (issue 8)."""
+        """Keep the newest state and wake the publisher: never blocks the controller."""
         self._state = state
         self._state_version += 1
         self._wake.set()

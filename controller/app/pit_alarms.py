@@ -1,4 +1,4 @@
-"""The floor's alarm log and its watch on every table's journal head (issues 12, 19).
+"""The floor's alarm log and its watch on every table's journal head.
 
 The alarm log lists, newest first, what a pit manager must see: each HOLD with its time,
 table, the rule it cites and, once cleared, who cleared it, when and how; devices lost and
@@ -174,7 +174,7 @@ class AlarmLog:
                         return True
                     break
             return False
-        if kind == "ChipAlarm":  # a chip not in the inventory, or not its value (issue 18)
+        if kind == "ChipAlarm":  # a chip not in the inventory, or not its value
             return self._add(
                 {**base, "severity": "counterfeit", "rule": str(payload.get("rule") or ""),
                  "message": str(payload.get("reason") or "")}

@@ -1,4 +1,4 @@
-"""The games' own drawings in the pit view, for the table a pit manager picks (issue 17).
+"""The games' own drawings in the pit view, for the table a pit manager picks.
 
 A game whose `GameSpec` names a ``page_script`` (controller/app/game_page.py) can show the
 pit more than the floor's words: a shoe game's scoreboards, say, which players and managers

@@ -1,4 +1,4 @@
-"""Shift figures from the journaled rows the tables published (issue 19), their CSV, and
+"""Shift figures from the journaled rows the tables published, their CSV, and
 small server-rendered SVG charts (no chart library, nothing from the internet).
 
 Per table, per game and per dealer since the shift's start:
@@ -15,12 +15,12 @@ Per table, per game and per dealer since the shift's start:
   round-end row holds them in is its spec's ``settlement_figures`` (`pit_games`);
 - ``hold_pct``: win over drop, in per cent;
 - ``holds`` and ``holds_by_rule``: the violations (HOLDs), by the rule they cite;
-- ``payout_mismatches`` (issue 18, only where there were any): the payouts the chips
+- ``payout_mismatches`` (only where there were any): the payouts the chips
   disagreed with (``PayoutMismatch``), by kind (over, under, uncollected): how many, and
   the amounts in question (each the difference between paid and owed). Each mismatch is
   counted once over its life (`MismatchLives`), however often its spot was read wrong.
 
-Money is whole chip units (DESIGN "Money"), never floats; only the rates are.
+Money is whole chip units (docs/architecture.md), never floats; only the rates are.
 """
 
 from __future__ import annotations
@@ -263,8 +263,8 @@ CSV_COLUMNS = [
 def figures_csv(figures: dict[str, list[dict[str, Any]]], start: str, end: str) -> str:
     """One row per table, game, dealer and the floor (``scope``; ``id`` the table id, the
     game, the dealer's staff id, or ``floor``); money in whole chip units; the holds by rule
-    as ``rule:count`` joined by ``;``, the payout mismatches as ``kind:count:amount``
-    (issue 18); times in ISO 8601 UTC."""
+    as ``rule:count`` joined by ``;``, the payout mismatches as ``kind:count:amount``;
+    times in ISO 8601 UTC."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)

@@ -1,4 +1,4 @@
-"""What the floor view knows of every table, from its MQTT topics (issue 8, issue 19).
+"""What the floor view knows of every table, from its MQTT topics.
 
 Per table: the game and its limits, who is dealing, the state in words, the time of the
 last card, a HOLD with the rule it cites and since when, a restart or recovery, and whether

@@ -1,7 +1,7 @@
 """What the floor view knows of the games, asked of the registry and never by a game's
-name (issue 14): what a game is called on the floor (``title``), its states in words
-(``state_words``), which journal row ends its round (``round_end``) and what that row says
-of the money (``settlement_figures``).
+name, so a new game needs no change here: what a game is called on the floor (``title``),
+its states in words (``state_words``), which journal row ends its round (``round_end``)
+and what that row says of the money (``settlement_figures``).
 
 A table may run a game this pit does not have installed: its rows still count where they
 can (alarms, sign-ins), its name is shown as it is, and its rounds count no money.

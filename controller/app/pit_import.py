@@ -1,5 +1,5 @@
 """`tablectl pit --import-journal TABLE=FILE --site SITE`: a table's journal export into the
-pit's store (issue 19). A lost store takes the shift's rows with it, and the broker keeps
+pit's store. A lost store takes the shift's rows with it, and the broker keeps
 no event to rebuild them from; the tables' journals keep every row, so a table's `tablectl
 journal export` put here gives the figures and the alarm log back (then set the shift's
 start on the page)."""

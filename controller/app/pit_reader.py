@@ -5,8 +5,8 @@ connection (WAL lets a reader run beside the controller thread's writer) and ask
 things: the first row's hash (the cursor's key: a new journal starts from its row 1), the
 last seq, the rows after a seq (in order, a window at a time), and the rows of the hand
 that a hand-end row closes (the delayed reveal). A change in how the journal is kept
-(its file, its rotation) changes this module and nothing else of the pit: the rotation
-of issue 16 did (a set of files, read across).
+(its file, its rotation) changes this module and nothing else of the pit: the journal's
+rotation did (a set of files, read across).
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ ROW = "seq, wall, round, source, kind, payload, actor, hash"
 """The columns of a row as `PitPublisher.row_messages` takes it, in this order."""
 
 
-SNAPSHOT_WITHHELD = '{"withheld":"the table state a snapshot holds (issue 16)"}'
+SNAPSHOT_WITHHELD = '{"withheld":"the table state a snapshot holds"}'
 """A snapshot row's payload as the pit sees it: the pickled game holds every card."""
 _ROW_OUT = ROW.replace("payload", "CASE WHEN kind = 'Snapshot' THEN ? ELSE payload END")
 
 
 class JournalReader:
-    """Read-only connections to the files of one journal's set (issue 16: the journal
+    """Read-only connections to the files of one journal's set (the journal
     rotates, `controller.journal_set`): the set's own name is ``path``; each read goes to
     the file that holds its rows, and on to the next file when one ends, so the cursor (a
     seq) and its key (the set's row 1, carried forward by each rotated file's first row)

@@ -1,4 +1,4 @@
-"""The pit's own store: one SQLite file the floor view keeps across its restarts (issue 19).
+"""The pit's own store: one SQLite file the floor view keeps across its restarts.
 
 What it keeps, and why:
 
@@ -56,10 +56,10 @@ KEPT_KINDS = frozenset(
         "DealerSignedOut",
         "TableStarted",
         "JournalReopened",
-        "PayoutMismatch",  # the chips disagreed with the payout (issue 18): the figures
+        "PayoutMismatch",  # the chips disagreed with the payout: the figures
         "MismatchCorrected",  # ... and the rows that end a mismatch, so each counts once
         "MismatchAccepted",
-        "ChipAlarm",  # a possible counterfeit chip (issue 18): the alarm log
+        "ChipAlarm",  # a possible counterfeit chip: the alarm log
         "LimitOverridden",  # a supervisor let a wager outside the limits stand: the alarm log
     }
 )

@@ -1,6 +1,6 @@
 """Words for the floor view: a game's states and an alarm's kind as a pit manager says
-them, never the code's names (issue 19 item 8). A game's states are its own: its spec's
-``state_words`` (issue 14: the pit names no game)."""
+them, never the code's names. A game's states are its own: its spec's
+``state_words`` (the pit names no game)."""
 
 from __future__ import annotations
 

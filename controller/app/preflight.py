@@ -113,7 +113,7 @@ def check_journal_folder(config: TableConfig, at: Where) -> None:
 
 
 def check_journal_key(config: TableConfig, at: Where) -> None:
-    """The journal's key (issue 12): an existing journal needs its key (without it the
+    """The journal's key: an existing journal needs its key (without it the
     journal cannot be checked, and is not used); a key that is there must be one only the
     service can read; a checkpoint without its journal means the journal was moved."""
     from controller.app.journal_files import KEY_WHAT, journal_key_path

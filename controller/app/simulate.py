@@ -5,8 +5,9 @@ Every game that has a simulator is a GAME here, with its own options (``tablectl
 GAME --help``). For a game's author: the game's spec names the module (``simulator``),
 which defines ``HELP`` (a line for this help), ``add_arguments(parser)`` (its options)
 and ``run(args) -> result``, the result having ``as_dict()`` and ``report()``; this
-module names no game (issue 14). ``args.progress`` is the simulator's progress hook
-(`controller.game.arguments.Progress`): a bar on a terminal, none with ``--json``.
+module names no game, so a new game needs no change here. ``args.progress`` is the
+simulator's progress hook (`controller.game.arguments.Progress`): a bar on a terminal,
+none with ``--json``.
 """
 
 from __future__ import annotations

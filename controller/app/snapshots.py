@@ -1,4 +1,4 @@
-"""Snapshots (issue 16): the game and the loop's own state, journaled every few rounds, so a
+"""Snapshots: the game and the loop's own state, journaled every few rounds, so a
 restart replays only the rows after the last one instead of the whole journal.
 
 **What is kept.** The game object itself, pickled (so every game, baccarat included, gets
@@ -20,7 +20,7 @@ same keyed chain as every other row, with:
   old ones inside the restored game.
 
 Whenever any of these differs, or the pickle does not load (`SnapshotUnusable`), the loop
-logs one line saying why and replays the whole journal instead, as before snapshots.
+logs one line saying why and replays the whole journal instead, as a table without snapshots does.
 
 **Why a pickle is safe here** (docs/security.md, "Snapshots"). Unpickling runs code named
 in the data, so the data must come from us. A snapshot is read only from a journal row

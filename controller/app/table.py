@@ -124,7 +124,7 @@ class RunningTable:
             rules=config.rules,  # a snapshot taken under other rules is not used
             snapshot_every=config.journal_keeping.snapshot_every,
         )
-        # issue 16: the journal rolls over by trading day or size; sealed files are archived
+        # the journal rolls over by trading day or size; sealed files are archived
         keeping = config.journal_keeping
         key = read_key(config.journal_path, config.journal_key)
         self.archiver = (
@@ -192,7 +192,7 @@ class RunningTable:
                 simulate=self.simulate,
                 resume=self.loop.shoe_resume(),  # from the snapshot and the rows after it
                 seed=self._seed,
-                chips_resume=self.loop.shoe_resume("chips"),  # [chips] reader (issue 18)
+                chips_resume=self.loop.shoe_resume("chips"),  # [chips] reader
             )
             self.loop.devices = self.devices.by_source
             self.loop.replay_outputs()

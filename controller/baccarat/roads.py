@@ -1,9 +1,9 @@
 """Baccarat's scoreboards: the bead plate, the big road and its three derived roads.
 
-Players at a baccarat table expect the shoe's history on these five grids (issue 17); the
-rules of the game (the Gazette's baccarat division, ../shared/rules/baccarat-nz-gazette.md)
-say nothing about them, so they are built by the construction rules the industry
-publishes. Sources read for them (paraphrased, not copied):
+Players at a baccarat table expect the shoe's history on these five grids; the rules of the
+game (the Gazette's baccarat division, docs/rules/baccarat.md) say nothing about them, so
+they are built by the construction rules the industry publishes. Sources read for them
+(paraphrased, not copied):
 
 - OG Plus, "Road map" (https://og-plus.oss-accelerate.aliyuncs.com/v6/rule/roadmap.html):
   the bead road and big road (a tie is a green stripe on the last win's cell, with the

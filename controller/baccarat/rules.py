@@ -1,7 +1,7 @@
 """The casino's baccarat settings, and what each citation in this game means.
 
 Only the definitions pages of the NZ baccarat division are known (Gazette 1998 No. 12
-p. 260 and 2004 No. 56 p. 1313, paraphrased in shared/rules/baccarat-nz-gazette.md). So
+p. 260 and 2004 No. 56 p. 1313, paraphrased in docs/rules/baccarat.md). So
 the numbers below are settings with the conventional defaults, and docs/baccarat.md marks
 every default the NZ text we have does not confirm. A citation is either a Gazette rule
 number the definitions pages give ("4.2" point values, "5.10(b)" commission), a term

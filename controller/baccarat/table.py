@@ -7,7 +7,7 @@ docs/baccarat.md is generated from them)::
       -> [banker_third] -> settlement -> betting ... -> (after the cut card) shuffle
                                 and from any of them -> hold -> back, or void
 
-A card always goes somewhere (DESIGN "Runtime model"): to the hand the Initial Deal or
+A card always goes somewhere (docs/architecture.md): to the hand the Initial Deal or
 the Table of Play says, to the burn at a new shoe, or, when no card is due, to a
 `Violation` citing the rule it breaks: the gate locks and the table holds until a
 supervisor, named, decides (burn the card and go on, or void the coup). NEXT pressed while
@@ -95,7 +95,7 @@ def _commands(before: str, now: str) -> tuple[Command, ...]:
 
 
 class BaccaratTable:
-    """One baccarat table. Only the controller thread touches it (DESIGN "Runtime model")."""
+    """One baccarat table. Only the controller thread touches it (docs/architecture.md)."""
 
     def __init__(self, rules: BaccaratRules | None = None) -> None:
         self.rules = rules = rules or BaccaratRules()
@@ -452,7 +452,7 @@ class BaccaratTable:
     def violate(
         self, rule: str, message: str, card: Card | None = None, by: str = "the shoe"
     ) -> None:
-        """Record the violation, lock the gate and hold the table (DESIGN Runtime model)."""
+        """Record the violation, lock the gate and hold the table (docs/architecture.md)."""
         state = self._phases.state
         violation = Violation(
             rule, message, None if card is None else str(card), state=state, by=by

@@ -151,8 +151,8 @@ class RulesActions:
         return record
 
     def change_wager(self, who: str, box: int, person: int, amount: int) -> WagerChanged:
-        """A supervisor sets a wager other than what the spot's sensor reported (issue 12:
-        the layout backs every wager; a change needs the supervisor), while betting is
+        """A supervisor sets a wager other than what the spot's sensor reported (the
+        layout backs every wager; a change needs the supervisor), while betting is
         open (4.2), within the table's limits like any wager. Journaled with both amounts
         and who."""
         return self._change(who, box, person, amount, within_limits=True)

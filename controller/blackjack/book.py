@@ -1,5 +1,5 @@
 """The round's book: what each stake is paid when the round settles or is voided, as
-`Payout` rows, and the round's balance (DESIGN "Money").
+`Payout` rows, and the round's balance (docs/architecture.md).
 
 Pure functions over the round's data (`controller.blackjack.round.Round`), built on the
 pure settlement of one stake (`controller.blackjack.settlement`); the table records what

@@ -6,7 +6,7 @@ It works on the round's data (`controller.blackjack.round.Round`), the shared HO
 the round's book (`controller.blackjack.book`). The rules API
 (`controller.blackjack.actions`) and the layout's sensors (`controller.blackjack.layout`)
 call it; it calls neither. A card always goes somewhere: a card the rules allow none for
-is a `Violation` and the table holds until a supervisor clears it (DESIGN "Runtime model":
+is a `Violation` and the table holds until a supervisor clears it (docs/architecture.md:
 the controller cannot undo physics).
 """
 
@@ -363,7 +363,7 @@ class Dealing:
     def violate(
         self, rule: str, message: str, card: Card | None = None, by: str = "the shoe"
     ) -> None:
-        """Record the violation, lock the gate and hold the table (DESIGN Runtime model).
+        """Record the violation, lock the gate and hold the table (docs/architecture.md).
         ``by``: who raised it (the shoe's card, a button, a sensor), for the HOLD banner."""
         state = self.phases.state
         violation = Violation(

@@ -59,7 +59,7 @@ class BoxView:
     collect: int  # chips the dealer takes from this box (TAKE)
     people: tuple[PersonView, ...]
     void: bool  # a supervisor voided this box's hand (9.6)
-    mismatch: str = ""  # the chips disagree with the payout (4.1, issue 18), in words
+    mismatch: str = ""  # the chips disagree with the payout (4.1), in words
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +76,7 @@ class TableView:
     hold_text: str  # the HOLD banner: what, which rule, who raised it; each once
     burns_due: int  # cards still to burn after the shuffle
     refused_wagers: dict[str, str]  # spot -> why the chips on it are not a wager
-    payout_check: tuple[dict[str, Any], ...] = ()  # each checked spot (issue 18)
+    payout_check: tuple[dict[str, Any], ...] = ()  # each spot checked by the chips
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -54,7 +54,7 @@ HOLD_DECISIONS = (
         "box",
     ),
 )
-# Not a HOLD's: the payout on a box disagrees with its chips (4.1, issue 18).
+# Not a HOLD's: the payout on a box disagrees with its chips (4.1).
 ACCEPT_PAYOUT = DecisionOffer(
     "accept_payout",
     "Accept the payout difference on a box (rule 4.1), with the reason",
@@ -81,7 +81,7 @@ class BlackjackGame:
             call_console(self.name, self.CONSOLE, table, event)
             return table.take_outputs()
         if isinstance(event, SupervisorAction):
-            if event.decision == "accept_payout":  # the chips disagree with 4.1 (issue 18)
+            if event.decision == "accept_payout":  # the chips disagree with 4.1
                 box = event.args.get("box")
                 if type(box) is not int:
                     raise IllegalAction("4.1", "accept_payout names the box, a whole number")
@@ -144,7 +144,7 @@ SPEC = GameSpec(
     sim_dealer="sim_hardware.dealer:BlackjackDealer",
     renderer="blackjack",
     title="Blackjack",
-    # the settlement checked by the chips (issue 18): the kernel's records, no card in them
+    # the settlement checked by the chips: the kernel's records, no card in them
     records=(*defined_in(records), Payout, ShoeReport, *defined_in(chips)),
     # the drop is the wagers in; the house's result is negative when the players won
     settlement_figures=figures_from("wagers_in", "house_result"),

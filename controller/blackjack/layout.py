@@ -73,7 +73,7 @@ class LayoutSensors:
         held_from = self._flow.hold.held_from if state == "hold" else state
         if held_from == "settlement" and kind in ("box", "insurance"):
             # paying and collecting (a HOLD in settlement too): each spot against what it
-            # is owed (4.1, issue 18)
+            # is owed (4.1)
             self._flow.spot_after_result(spot, occupied, total)
         try:
             if kind == "box":

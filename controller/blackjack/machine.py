@@ -24,7 +24,7 @@ state means at the table; the diagram in docs/blackjack-machine.md is generated 
 `controller.ports.Event` and returns commands (gate, lamps) and frozen records (payouts
 due, violations...). A card always goes somewhere: a card that arrives when the rules allow
 none is recorded as a `Violation`, the shoe gate locks and the table holds until
-`supervisor_clear` (DESIGN "Runtime model": the controller cannot undo physics). The
+`supervisor_clear` (docs/architecture.md: the controller cannot undo physics). The
 status display (`controller.blackjack.display`) reads the table's read-only queries.
 
 Few triggers per round (about eight) and no copies on the card path: the simulator plays
@@ -91,7 +91,7 @@ log = logging.getLogger(__name__)
 
 class BlackjackTable:
     """One blackjack table's round, driven by device events. Not thread-safe by design:
-    only the controller thread touches it (DESIGN "Runtime model")."""
+    only the controller thread touches it (docs/architecture.md)."""
 
     def __init__(self, variants: Variants | None = None) -> None:
         self.variants = variants = variants or Variants()
@@ -128,7 +128,7 @@ class BlackjackTable:
             self._layout.spot_changed(event.spot, False, None)
         elif type(event) is ChipsSensed:
             self._layout.spot_changed(event.spot, True, event.total)
-        elif type(event) is ChipIdsSensed:  # each chip against the inventory (issue 18)
+        elif type(event) is ChipIdsSensed:  # each chip against the inventory
             chips = tuple(zip(event.chip_ids, event.values, strict=True))
             self._out.extend(check_chips(self._inventory, event.spot, chips))
         elif type(event) is ShoeStatusChanged:
@@ -253,7 +253,7 @@ class BlackjackTable:
 
     @property
     def payout_check(self) -> SettlementCheck:
-        """The spots checked against the settlement (issue 18), read-only for renderers."""
+        """The spots checked against the settlement by the chips, read-only for renderers."""
         return self._flow.check
 
     @property

@@ -81,7 +81,7 @@ class CardBurned:
 
 @dataclass(frozen=True, slots=True)
 class WagerChanged:
-    """A supervisor changed a wager the layout's sensor had reported (issue 12): both
+    """A supervisor changed a wager the layout's sensor had reported: both
     amounts, and who."""
 
     box: int

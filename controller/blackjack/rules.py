@@ -1,8 +1,8 @@
-"""The casino's blackjack variants: one frozen config object, defaults from DESIGN.md.
+"""The casino's blackjack variants: one frozen config object, with the usual defaults.
 
 The Gazette rules (9.2-10.3, 4.1-4.2, 7.1) are fixed; what a casino may choose is here.
-Every field's default is the one in DESIGN.md ("Configurable per casino"), drawn from the
-New Zealand casinos' own player guides (shared/rules/surrounding-rules.md).
+Every field's default is drawn from the New Zealand casinos' own player guides
+(docs/rules/blackjack.md); docs/blackjack.md ("Variants") lists them.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ class Variants:
     unless a supervisor overrides it with a reason (`LimitOverridden`). No maximum (None)
     only for the rules alone, outside a table config.
 
-    ``settlement_check`` (issue 18): after the result, the spots are checked against what
+    ``settlement_check``: after the result, the spots are checked against what
     each is owed (`controller.game.chips`): with ``chip_readers`` every over- or
     under-payment and uncollected losing wager, with ``spot_sensors`` alone an uncollected
     losing wager; NEXT is refused (4.1) until the spot reads right or a supervisor accepts.

@@ -3,7 +3,7 @@
 For every person on every hand: what is won, lost, pushed, returned or voided, and
 whether it is paid at once (10.1, 10.3a) or when the dealer's hand is complete (10.2).
 The invariant checked on every round: chips wagered = chips paid out + house result
-(DESIGN "Money"); a mismatch raises `BalanceError`, it is never asserted.
+(docs/architecture.md); a mismatch raises `BalanceError`, it is never asserted.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ class Payout:
         ):
             raise BalanceError(
                 f"box {self.box} hand {self.hand} person {self.person}: stake {self.stake} "
-                f"!= returned {self.returned} + lost {self.lost} (DESIGN Money)"
+                f"!= returned {self.returned} + lost {self.lost} (money must balance)"
             )
 
     @property
@@ -201,6 +201,6 @@ def check_balance(wagers_in: int, payouts: Iterable[Payout]) -> RoundBalance:
     if stakes != wagers_in or paid_out + house != wagers_in:
         raise BalanceError(
             f"round does not balance: wagered {wagers_in}, settled stakes {stakes}, "
-            f"paid out {paid_out} + house result {house} = {paid_out + house} (DESIGN Money)"
+            f"paid out {paid_out} + house result {house} = {paid_out + house} (money must balance)"
         )
     return RoundBalance(wagers_in, paid_out, house)

@@ -1,4 +1,4 @@
-"""What each blackjack spot should hold once the dealer has paid and collected (issue 18),
+"""What each blackjack spot should hold once the dealer has paid and collected,
 for the kernel's settlement check (`controller.game.chips`).
 
 Read from the round's payouts (`controller.blackjack.settlement.Payout`), one spot per

@@ -1,7 +1,7 @@
 """Argument types for a game's own command-line options (`tablectl simulate <game>`).
 
 A game's simulator adds its options to the parser the app gives it, and may not import
-the app (the floors of DESIGN.md), so the checks it needs live here, on the game kernel's
+the app (the floors of docs/architecture.md), so the checks it needs live here, on the game kernel's
 floor. A number is checked where it is parsed: a bad one is one line naming the option
 (argparse puts the option's name in front of the message), never a traceback.
 """

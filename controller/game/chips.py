@@ -1,4 +1,4 @@
-"""Settlement checked by the chips (issue 18): a kernel part every game uses.
+"""Settlement checked by the chips: a kernel part every game uses.
 
 A game knows, to the chip, what each spot is owed once its result is in; a dealer still
 pays and collects by hand. This part closes the loop with what the layout senses:
@@ -26,7 +26,7 @@ Chip identity: a reader that reports each chip's ID and the value the chip carri
 (`ChipInventory`); an unknown ID, or a value that is not the one listed for that ID, is a
 `ChipAlarm` (possible counterfeit), journaled and sent to the pit.
 
-Money is whole chip units (DESIGN "Money"). Pure and sans-I/O: the app reads the inventory
+Money is whole chip units (docs/architecture.md). Pure and sans-I/O: the app reads the inventory
 file, this part parses its text. Who did it: the journal names the dealer signed in as the
 actor of every row (controller/app/loop.py), so the records here carry no dealer field;
 an acceptance names the supervisor (``who``).
@@ -233,7 +233,7 @@ def check_chips(
 def money(units: int) -> str:
     """Chip units as the status page writes money ("$1,250"; faces.js ``money``: a dollar
     sign and en-NZ thousands), so a mismatch's words on the box, the NEXT line and the
-    refusal read like the box's own PAY and TAKE lines beside them (issue 18)."""
+    refusal read like the box's own PAY and TAKE lines beside them."""
     sign = "-" if units < 0 else ""
     return f"{sign}${abs(units):,}"
 

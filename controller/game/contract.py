@@ -1,6 +1,6 @@
 """The contract every game implements, and what it tells the app about itself.
 
-A game is a sans-I/O object the controller thread owns (DESIGN.md, "The game kernel"):
+A game is a sans-I/O object the controller thread owns (docs/architecture.md):
 
 - ``handle(event) -> Step``: apply one event (a card, a sensor, a button, a console
   action naming a rules-API call, a supervisor's decision) and return what it produced,
@@ -84,7 +84,7 @@ def figures_from(drop: str, win: str) -> SettlementFigures:
     """`GameSpec.settlement_figures` for a round-end record that names its drop (the chips
     wagered) and the house's win (negative when the players won) in two fields: a void
     round (``void`` true) counts neither. A value that is not a whole number of chips
-    raises `ValueError` naming the field (DESIGN "Money": integers only)."""
+    raises `ValueError` naming the field (docs/architecture.md: integers only)."""
 
     def figures(payload: Mapping[str, Any]) -> tuple[int, int] | None:
         if payload.get("void"):

@@ -2,7 +2,7 @@
 
 Each game's ``diagram`` module writes the picture into its docs page, and a test compares
 the committed page with a fresh rendering, so the picture cannot drift from the code
-(STYLE.md, transitions). The machine is built here as the games build theirs
+(CONTRIBUTING.md, transitions). The machine is built here as the games build theirs
 (`controller.game.machine.PhaseModel`: ``auto_transitions=False``,
 ``ignore_invalid_triggers=False``), so the picture shows no transition the table lacks.
 transitions' diagrams extension with ``graph_engine="mermaid"`` needs no Graphviz.

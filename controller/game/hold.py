@@ -1,4 +1,4 @@
-"""The HOLD, a part every game shares (DESIGN.md "Runtime model").
+"""The HOLD, a part every game shares (docs/architecture.md).
 
 A card leaves the shoe whether or not the rules allow it, so a card (or anything else) the
 rules cannot take is recorded as a `Violation` citing the rule; the table holds: the shoe's

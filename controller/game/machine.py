@@ -52,7 +52,7 @@ def _plain_moves(machine: Machine) -> dict[tuple[str, str], str]:
     """(trigger, source) -> dest for every transition the machine would run with nothing
     but the state change: no conditions, no callbacks on it, its states or the machine.
     `fire` moves those itself (a dict look-up instead of transitions' event queue, about a
-    tenth of the cost: issue 16, draw poker's rate); anything else, and every refusal, still
+    tenth of the cost at draw poker's rate); anything else, and every refusal, still
     goes through the machine, so its checks and its MachineError are the ones that apply.
     Empty when the machine has any callback at all (then every trigger goes through it)."""
     hooks = ("before_state_change", "after_state_change", "prepare_event", "finalize_event")
@@ -106,7 +106,7 @@ class PhaseFacts:
 
 
 # The HOLD state, where a game's machine has one: no card may come until a supervisor
-# clears it (the gate stays locked), and the red lamp flashes (DESIGN.md Runtime model).
+# clears it (the gate stays locked), and the red lamp flashes (docs/architecture.md).
 HOLD_FACTS = PhaseFacts(
     card_breaks=(HOLD_PROCEDURE, "a card while the table was on hold"),
     lamps={Lamp.HOLD: LampPattern.FLASH},

@@ -1,20 +1,21 @@
 """Records every game shares: the HOLD (its `Violation` and its clearing), the refusal,
 and the supervisor's decisions on offer.
 
-A card leaves the shoe whether or not the rules allow it (DESIGN.md): an out-of-order card,
-or anything else the controller cannot undo, is a `Violation` citing the rule; the table
-is on HOLD until a supervisor clears it (`HoldCleared`, naming who and what they decided).
-An input the rules refuse changes nothing: `ActionRefused`, which the dealer sees. The
-journal's kind of each is its class name: ``Violation``, ``HoldCleared``, ``ActionRefused``.
+A card leaves the shoe whether or not the rules allow it (docs/architecture.md): an
+out-of-order card, or anything else the controller cannot undo, is a `Violation` citing the
+rule; the table is on HOLD until a supervisor clears it (`HoldCleared`, naming who and what
+they decided). An input the rules refuse changes nothing: `ActionRefused`, which the dealer
+sees. The journal's kind of each is its class name: ``Violation``, ``HoldCleared``,
+``ActionRefused``.
 
-Privacy is marked on the fields (issue 14): a field that can carry a player's card is
-declared ``field(metadata=CARD_MARK)`` (``{"private": "card"}``), and the pit withholds it
-from its public topics on a game whose spec says its cards are private (rule 11.3(a)),
-whatever the record is called; a mapping whose entries are named by the caller (a console
-action's ``args``) is marked ``"card-keys"``: its entries whose name says cards
-(`names_cards`) are withheld. A field whose name sounds like cards but holds none (a
-hand's category, "flush") says so with ``metadata=public_mark(why)``. ``controller.ports`` and
-``controller.shoe_audit``, below this package, write the same metadata literally.
+Privacy is marked on the fields, so the pit keeps no list per game: a field that can carry a
+player's card is declared ``field(metadata=CARD_MARK)`` (``{"private": "card"}``), and the
+pit withholds it from its public topics on a game whose spec says its cards are private
+(rule 11.3(a)), whatever the record is called; a mapping whose entries are named by the
+caller (a console action's ``args``) is marked ``"card-keys"``: its entries whose name says
+cards (`names_cards`) are withheld. A field whose name sounds like cards but holds none (a
+hand's category, "flush") says so with ``metadata=public_mark(why)``. ``controller.ports``
+and ``controller.shoe_audit``, below this package, write the same metadata literally.
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ def privacy(cls: type) -> dict[str, str]:
 
 # Citations that are not clauses of the Gazette rules, named so that nobody reads one as a
 # rule number (`cite` writes "rule 9.5" for a clause and these as they are).
-TABLE_VARIANT = "table variant"  # the casino's own variants (DESIGN.md: doubles, must draw)
+TABLE_VARIANT = "table variant"  # the casino's own variants (doubles, must draw)
 HOLD_PROCEDURE = "hold procedure"  # the controller's HOLD, cleared only by a supervisor
 NOT_ON_CONSOLE = "not on the console"  # an action the touch console does not offer
 TABLE_LIMITS = "table limits"  # the minimum and maximum on the table's limit sign ([limits])

@@ -2,7 +2,8 @@
 who is called (11.4(c)), and paying the stacks with the chips checked to balance.
 
 Pure functions over the hand's figures; `controller.poker.table` calls them and keeps the
-results. Chips in equal chips out plus the rake, or `BalanceError` (DESIGN.md "Money").
+results. Chips in equal chips out plus the rake, or `BalanceError`
+(docs/architecture.md: money balances).
 """
 
 from __future__ import annotations

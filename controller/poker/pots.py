@@ -1,6 +1,6 @@
 """Pots, side pots, the rake, the split with the odd chip, and the balance check.
 
-Pure functions on integer chip units (DESIGN.md, Money). Rules:
+Pure functions on integer chip units (docs/architecture.md: no floats for money). Rules:
 
 - All-in (table stakes, surrounding rules): "a player wins only the part of the pot they
   contributed to, plus an equal amount from each other player": one pot per all-in level.

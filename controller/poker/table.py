@@ -207,7 +207,7 @@ class PokerTable:
     # --- cards from the shoe -----------------------------------------------------------------
 
     def card_drawn(self, card: Card, tag: str | None = None) -> list[Output]:
-        # every card comes here: the hand and the phase read once (issue 16)
+        # every card comes here: the hand and the phase read once, for speed
         hand = self.hand
         draw = hand.draw
         state = self._phases.state

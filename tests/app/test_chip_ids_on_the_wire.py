@@ -1,4 +1,4 @@
-"""A possible counterfeit chip from a chip reader's CHIP_IDS to the journal (issue 18): the
+"""A possible counterfeit chip from a chip reader's CHIP_IDS to the journal: the
 simulated reader on a pty, the real serial driver, the game's check against the config's
 chip inventory, and the journal's ChipAlarm rows."""
 

@@ -1,4 +1,4 @@
-"""``[chips] inventory`` (issue 18): the casino's chip inventory read and checked with the
+"""``[chips] inventory``: the casino's chip inventory read and checked with the
 config, its text in the rules the game runs with; every mistake names its place."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``[journal]``'s keys for keeping it at scale (issue 16): snapshots, rotation, archive."""
+"""``[journal]``'s keys for keeping it at scale: snapshots, rotation, archive."""
 
 from __future__ import annotations
 

@@ -200,7 +200,8 @@ def test_the_error_is_a_config_error_and_a_value_error(tmp_path: Path) -> None:
 def test_the_whole_config_checks_its_pins_against_its_game_spec() -> None:
     """`parse_config` takes what must be wired from the table's `GameSpec` (the registry),
     not from a list in the drivers: without the hold lamp a blackjack table does not start
-    (DESIGN.md: missing hardware is an error), and the error points at ``[pins.lamps]``."""
+    (docs/architecture.md: missing hardware is an error), and the error points at
+    ``[pins.lamps]``."""
     text = BLACKJACK.replace("hold = 19 ", "# hold = 19 ")
     with pytest.raises(PinMapError) as info:
         parse_config(text, source="table.toml")

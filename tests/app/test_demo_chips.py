@@ -1,4 +1,4 @@
-"""`tablectl demo --chip-readers --dealer-mistakes RATE --rounds N --json` (issue 18): the
+"""`tablectl demo --chip-readers --dealer-mistakes RATE --rounds N --json`: the
 scripted dealer's deliberate mistakes are every one caught by the table (rule 4.1), and the
 table raises no mismatch where the dealer paid right."""
 

@@ -1,4 +1,4 @@
-"""`tablectl demo`: a config's own display port and journal (issue 19, item 7), and the
+"""`tablectl demo`: a config's own display port and journal, and the
 temporary folders of killed demos removed by the next one."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The example table config carries the settlement check by the chips (issue 18, rule 4.1)
+"""The example table config carries the settlement check by the chips (rule 4.1)
 commented out, so an installer finds it where the other sections are: uncommented as it
 stands it is a valid config that checks the payouts, and it names only keys that exist."""
 

@@ -1,4 +1,4 @@
-"""Rotation and archive (issue 16): the journal rolls over between rounds, the chain goes on
+"""Rotation and archive: the journal rolls over between rounds, the chain goes on
 across files, sealed files are archived and leave the table only after they verify and are
 archived, and never the last 10 rounds (GLI-24)."""
 

@@ -1,4 +1,4 @@
-"""The pit's reader across a rotated journal (issue 16): the cursor (a seq) and its key (the
+"""The pit's reader across a rotated journal: the cursor (a seq) and its key (the
 set's row 1) survive a rotation and the archiving of the first file, rows are read on
 across files in order, and a snapshot's pickled state never reaches the pit."""
 

@@ -1,4 +1,4 @@
-"""`tablectl simulate GAME` comes from the registry (issue 14): one sub-command per game
+"""`tablectl simulate GAME` comes from the registry: one sub-command per game
 whose spec names a simulator, none named in controller/app/simulate.py, and the built-in
 games' flags and outputs as they were.
 

@@ -1,4 +1,4 @@
-"""Snapshots (issue 16): a table that comes back from its last snapshot and the rows after
+"""Snapshots: a table that comes back from its last snapshot and the rows after
 it is the table a full replay of the journal gives, and behaves the same afterwards.
 
 The journals are played by the demo's scripted dealers (`sim_hardware.dealer`, as the

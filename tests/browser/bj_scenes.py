@@ -1,5 +1,5 @@
 """Blackjack tables played in-process to a chosen moment, for the screenshots of the dealer's
-money view (issue 13 items 15, 16): a push, a win, a shared box, even money. Each game is
+money view: a push, a win, a shared box, even money. Each game is
 fed the events the loop would give it; its snapshot is published like the loop's."""
 
 from __future__ import annotations

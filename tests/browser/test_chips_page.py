@@ -1,4 +1,4 @@
-"""A payout mismatch on the status page, in real Chromium (issue 18, rule 4.1): the box the
+"""A payout mismatch on the status page, in real Chromium (rule 4.1): the box the
 chips disagree with is marked PAYOUT MISMATCH and says by how much; the next step says NEXT
 is refused; the supervisor's decisions offer to accept the difference.
 

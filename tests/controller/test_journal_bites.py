@@ -1,4 +1,4 @@
-"""The journal's edges that a silent slip would pass (issue 20): the row a broken chain is
+"""The journal's edges that a silent slip would pass: the row a broken chain is
 named by, `append` itself, read-only opening, a path in folders that do not exist yet."""
 
 from __future__ import annotations
@@ -559,8 +559,8 @@ def test_journal_an_unkeyed_journal_with_rows_is_refused_with_why(tmp_path: Path
         Journal(path, key=KEY)
     assert old.value.seq == 1
     assert old.value.reason == (
-        "the journal's chain is not keyed (written before issue 12, with plain SHA-256): it "
-        "cannot be checked; open a new journal"
+        "the journal's chain is not keyed (written by an older tablectl, with plain SHA-256): "
+        "it cannot be checked; open a new journal"
     )
 
 

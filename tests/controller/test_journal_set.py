@@ -1,4 +1,4 @@
-"""A journal as a set of files (issue 16): the chain goes on across a rotation, a set is
+"""A journal as a set of files: the chain goes on across a rotation, a set is
 verified whole and the first break is named by file and row, rows read across files."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The journal's last mutation survivors (issue 20, docs/testing.md): what opening a
+"""The journal's last mutation survivors (`make mutate`, docs/testing.md): what opening a
 journal whose append-only guards cannot be put back says; where a file's chain begins
-(`origin`, issue 16's rotation) and the last row of a kind checked when it is read
+(`origin`, for the rotation) and the last row of a kind checked when it is read
 (`last_authentic`). The other survivors are listed as equivalent in docs/testing.md."""
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def test_journal_guards_that_cannot_be_restored_refuse_the_open_by_name(tmp_path
     reader.close()
 
 
-# --- where a file's chain begins (issue 16's rotation) and the last row of a kind -----------
+# --- where a file's chain begins (the rotation) and the last row of a kind -----------------
 
 HEAD = Head(41, "ab" * 32)
 
@@ -219,7 +219,7 @@ def test_journal_a_rotation_row_is_known_by_its_written_name(tmp_path: Path) -> 
     j.close()
 
 
-# --- verify beside a writer (issue 16: the archive's pass over the live file) ---------------
+# --- verify beside a writer (the archive's pass over the live file) -------------------------
 
 
 def _forged(path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The duplicate-card detector's edges (issue 20): controller/shoe_audit.py, against the
+"""The duplicate-card detector's edges (`make mutate`): controller/shoe_audit.py, against the
 shoe's composition (blackjack 3.3: 4 to 8 decks; poker 11.2: one deck)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tests that bite (issue 20): the deck-enrolment table (drivers/deck.py). A wrong tag-to-card
+"""Tests that bite (`make mutate`): the deck-enrolment table (drivers/deck.py). A wrong tag-to-card
 mapping is a wrong card, and a wrong card is a wrong payout, so each error names the file
 and the line (the TOML file's own line, as `tablectl deck enrol` writes it), and a deck with
 a duplicate card is refused citing Division 13's definition of a defective deck."""

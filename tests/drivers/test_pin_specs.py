@@ -1,4 +1,4 @@
-"""The drivers take typed pin specs and nothing else (issue 14: one config validator).
+"""The drivers take typed pin specs and nothing else (the config is the one validator).
 
 The ``[pins]`` text is checked by the config (`controller.app.config.pins`); the drivers
 get a `PinMap` of frozen records, so they neither read config text nor know a game. These

@@ -1,4 +1,4 @@
-"""The real-time policy for the card path's threads only (issue 16, `drivers.realtime`):
+"""The real-time policy for the card path's threads only (`drivers.realtime`):
 taken only when the deploy unit grants ``LimitRTPRIO``, for the calling thread only, never
 above `MAX_PRIORITY`; refused quietly; and asked for by the reader and controller threads."""
 

@@ -1,4 +1,4 @@
-"""Tests that bite (issue 20): the RDM6300 reader's card path (drivers/rfid.py).
+"""Tests that bite (`make mutate`): the RDM6300 reader's card path (drivers/rfid.py).
 
 What they pin: the RDM6300's line settings (docs/protocol.md "RDM6300": 9600 baud; a short
 read timeout), the one-read-per-pass window (`hold`) and the reconnect backoff the caller

@@ -1,4 +1,4 @@
-"""CHIP_IDS (0x13, issue 18): each chip's 64-bit UID and the value it carries, on a spot.
+"""CHIP_IDS (0x13): each chip's 64-bit UID and the value it carries, on a spot.
 The byte vectors are the ones in docs/protocol.md."""
 
 from __future__ import annotations

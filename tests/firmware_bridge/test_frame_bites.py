@@ -1,4 +1,4 @@
-"""Framing edges a silent slip would pass (issue 20), pinned to docs/protocol.md's frame
+"""Framing edges a silent slip would pass, pinned to docs/protocol.md's frame
 layout: COBS's 254-byte blocks, the field limits, and the exact problem reported."""
 
 from __future__ import annotations

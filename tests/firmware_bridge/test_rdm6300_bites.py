@@ -1,4 +1,4 @@
-"""RDM6300 frame edges a silent slip would pass (issue 20), pinned to docs/protocol.md's
+"""RDM6300 frame edges a silent slip would pass, pinned to docs/protocol.md's
 RDM6300 section: 0x02, 10 ASCII hex, 2 hex XOR checksum, 0x03."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The session's edges that a silent slip would pass (issue 20): each test names the part of
+"""The session's edges that a silent slip would pass: each test names the part of
 docs/protocol.md's session rules it pins, and checks what the peer or the owner sees."""
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ def check_shoe_rows(rows: Sequence[Entry], shoe: SimulatedShoe) -> None:
 
 def settled_rounds(rows: Sequence[Entry], round_end: str) -> list[dict[str, Any]]:
     """The round-end rows' payloads, each checked to balance: wagers in = paid out + the
-    house's result (DESIGN.md, Money)."""
+    house's result (docs/architecture.md: money balances)."""
     settled = [dict(row.payload) for row in rows if row.kind == round_end]
     for round_ in settled:
         assert round_["wagers_in"] == round_["paid_out"] + round_["house_result"], round_

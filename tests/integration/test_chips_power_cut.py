@@ -1,4 +1,4 @@
-"""A power cut in the middle of a payout mismatch (issue 18, rule 4.1): a real controller
+"""A power cut in the middle of a payout mismatch (rule 4.1): a real controller
 process with a chip reader is SIGKILLed while a box is overpaid (once at rest, once with
 the reading still on the line); it comes back still showing the mismatch and still
 refusing NEXT, and everything is journaled with the amounts and the dealer signed in.

@@ -1,4 +1,4 @@
-"""Pulling the plug on a journal with snapshots and a rotation in it (issue 16): a real
+"""Pulling the plug on a journal with snapshots and a rotation in it: a real
 `tablectl run` process SIGKILLed at seeded points, restarted each time on the same set of
 files, with a snapshot after every round and the journal rolling over to a new file at the
 first round end of a new trading day.

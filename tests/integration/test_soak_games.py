@@ -1,4 +1,4 @@
-"""The soak beyond blackjack (tools/soak.py ``--game``, issue 17): a few seconds of baccarat
+"""The soak beyond blackjack (tools/soak.py ``--game``): a few seconds of baccarat
 (and of poker) through the injected faults end with nothing lost, nothing doubled and
 every round balanced; the checks read the game's round-end record through its spec and
 do fail a run whose rounds do not balance or whose shoe sent a card the journal lacks; a
@@ -65,8 +65,8 @@ def coup(**fields: object) -> dict[str, object]:
 
 
 def test_a_coup_balances_when_chips_in_are_chips_out_plus_the_house() -> None:
-    """DESIGN "Money": chips in = chips out + house result, read from CoupSettled by the
-    spec's settlement figures (drop = wagers_in, win = house_result)."""
+    """Money balances (docs/architecture.md): chips in = chips out + house result, read from
+    CoupSettled by the spec's settlement figures (drop = wagers_in, win = house_result)."""
     game = soak_game("baccarat")
     assert unbalanced(game, coup()) is None
     assert unbalanced(game, coup(house_result=-20, paid_out=80)) is None  # the players won

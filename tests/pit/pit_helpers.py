@@ -1,4 +1,4 @@
-"""Helpers for the pit tests (issue 8): real mosquitto brokers on loopback, an MQTT recorder.
+"""Helpers for the pit tests: real mosquitto brokers on loopback, an MQTT recorder.
 
 Each broker gets a generated config in the test's tmp_path and a free port; tests stop and
 restart it as they need (on the same port, with its persistence file, so a subscriber's

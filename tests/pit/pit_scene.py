@@ -1,4 +1,4 @@
-"""A floor mid-shift for the floor view's browser tests and screenshots (issue 19): a real
+"""A floor mid-shift for the floor view's browser tests and screenshots: a real
 mosquitto, three tables dealing by themselves in their own processes (`tablectl demo`: two
 blackjack, one poker), one blackjack table in this process that the test drives (a stray
 card puts it on HOLD, a supervisor clears it), and the pit view with its own store and a

@@ -36,7 +36,7 @@ JOURNAL_KEY = b"privacy-test-journal-key-32-bytes!"
 
 
 def open_journal(path: Path) -> Journal:
-    """A journal for the tests, keyed when the journal takes a key (issue 12)."""
+    """A journal for the tests, keyed when the journal takes a key."""
     if "key" in inspect.signature(Journal).parameters:
         return Journal(path, key=JOURNAL_KEY)  # type: ignore[call-arg, unused-ignore]
     return Journal(path)

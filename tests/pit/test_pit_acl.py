@@ -1,5 +1,5 @@
 """The documented mosquitto ACL (deploy/mosquitto/tablectl.acl), loaded by a real mosquitto:
-a table writes only its own topics; the pit reads no player's cards (issue 8)."""
+a table writes only its own topics; the pit reads no player's cards."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The pit and the chips (issue 18): per-table and per-dealer counts of payout mismatches
+"""The pit and the chips: per-table and per-dealer counts of payout mismatches
 by kind with their amounts, each mismatch counted once however often its spot was read
 wrong, and a possible counterfeit chip in the alarm log."""
 

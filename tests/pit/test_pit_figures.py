@@ -1,5 +1,5 @@
 """The shift's figures, their CSV and charts, the words the floor uses, the floor file, and
-the pit's own store (issue 19): pure functions and a SQLite file, no broker."""
+the pit's own store: pure functions and a SQLite file, no broker."""
 
 from __future__ import annotations
 

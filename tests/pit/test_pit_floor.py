@@ -1,4 +1,4 @@
-"""The floor view (`tablectl pit`): ten simulated tables on one broker, one killed (issue 8);
+"""The floor view (`tablectl pit`): ten simulated tables on one broker, one killed;
 and the view's reading of the topics."""
 
 from __future__ import annotations

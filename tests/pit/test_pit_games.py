@@ -1,4 +1,4 @@
-"""The floor view asks the registry about the games (issue 14): what a game is called,
+"""The floor view asks the registry about the games, never by name: what a game is called,
 which row ends its round and what that row says of the money. A game registered in this
 process, which the pit's code has never heard of, is counted like the built-in ones."""
 

@@ -1,4 +1,4 @@
-"""Truncation seen from outside (issue 12): a table publishes its journal head with every
+"""Truncation seen from outside: a table publishes its journal head with every
 state, and the floor view raises a journal alarm when a table's head goes backwards or
 forks, shown on the floor page.
 
@@ -121,7 +121,7 @@ def test_a_head_that_moves_on_raises_nothing() -> None:
     for seq in (3, 7, 7, 12):
         _state(floor, seq, f"{seq:064x}")
     _alarm(floor, 9, f"{9:064x}")
-    _state(floor, 20, "")  # a table from before issue 12: no hash, nothing to check
+    _state(floor, 20, "")  # a table that publishes no head hash: nothing to check
     assert floor.snapshot()[0]["journal_alarm"] == ""
 
 

@@ -1,5 +1,5 @@
 """The pit withholds a field because its record marks it private, not because of the
-record's name or because the walk recognises the value (issue 14; rule 11.3(a)).
+record's name or because the walk recognises the value (rule 11.3(a)).
 
 The walk (`withhold`) only sees what looks like a card code. An RFID tag names its card
 as surely as the code does (the deck enrolment pairs them, and a hand's reveal shows the

@@ -1,6 +1,6 @@
-"""Issue 8's outage test: a simulated table plays while the broker is stopped and restarted
-twice and the controller is SIGKILLed once; a subscriber still gets every journaled event,
-exactly once after de-duplicating by seq, in order, none missing."""
+"""The pit feed through a broker outage: a simulated table plays while the broker is stopped
+and restarted twice and the controller is SIGKILLed once; a subscriber still gets every
+journaled event, exactly once after de-duplicating by seq, in order, none missing."""
 
 from __future__ import annotations
 

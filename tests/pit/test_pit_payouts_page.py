@@ -1,4 +1,4 @@
-"""The payout mismatches on the pit floor page (issue 18, rule 4.1), in real headless
+"""The payout mismatches on the pit floor page (rule 4.1), in real headless
 Chromium over a real mosquitto: per table, per game and per dealer, by kind (over, under,
 uncollected), how many and the chip units in question, each mismatch counted once however
 often its spot was read wrong; the columns appear live when the shift has its first.

@@ -1,4 +1,4 @@
-"""Whether a table is there, as the floor page says it (issue 19 items 2, 3, 5), over a real
+"""Whether a table is there, as the floor page says it, over a real
 mosquitto in real headless Chromium: a broker outage makes every table "unknown since ...",
 never "offline", and they are dealing again when it is back; a frozen table goes offline
 within the documented time; and the same reading with clocks in hand."""
@@ -86,7 +86,7 @@ def test_a_frozen_table_is_offline_within_the_documented_time(
     had from it, counted in whole seconds and looked at once a second (mosquitto 2.0: 16.2
     to 17.1 s measured for keepalive = 10, the 15 s documented before was the least); the
     pit then waits `Floor.WILL_SETTLE` to tell a table lost from a broker shutting down. So
-    15 to 18.5 s for keepalive = 10 (issue 19 item 5 saw 18.4 s)."""
+    15 to 18.5 s for keepalive = 10 (18.4 s has been seen)."""
     keepalive = 10
     view = PitView(broker.url, port=0, table_keys=folder_keys(tmp_path, "bj-31")).start()
     config = write_config(tmp_path, "blackjack", "bj-31", broker.url, keepalive=keepalive)

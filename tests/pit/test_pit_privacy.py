@@ -1,4 +1,4 @@
-"""No poker card on a public pit topic, whichever row or field carries it (issue 19, item 1).
+"""No poker card on a public pit topic, whichever row or field carries it.
 
 The leak: a `ConsoleAction` "discard" row carries ``args.cards`` (the cards thrown in), and
 the public ``event`` topic published them, while ``DrawTaken.discards`` was withheld. The

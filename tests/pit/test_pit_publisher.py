@@ -1,4 +1,4 @@
-"""The pit publisher against a real mosquitto, fed from journals written here (issue 8).
+"""The pit publisher against a real mosquitto, fed from journals written here.
 
 The journal is the outbox: these tests write rows with `Journal.append` (as the controller
 thread does), call `publish(state)` (as the loop does), and check what a subscriber gets.

@@ -1,4 +1,4 @@
-"""The shift survives a restart of the pit view (issue 19): its start (set by the pit manager
+"""The shift survives a restart of the pit view: its start (set by the pit manager
 on the page), the rows its figures come from, and the rows published while the view was
 down (its persistent MQTT session) are all there after it starts again on the same store.
 With the store lost, the tables come back from the broker's retained state, and the figures

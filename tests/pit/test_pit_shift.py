@@ -1,4 +1,4 @@
-"""A shift on the floor page (issue 19), in real headless Chromium over a real mosquitto
+"""A shift on the floor page, in real headless Chromium over a real mosquitto
 with four tables (two blackjack and one poker dealing in their own processes, one
 blackjack table driven by the test): per table the game, limits, dealer, state in words,
 the last card, a HOLD with its rule and since when; the alarm log with times, who cleared

@@ -1,4 +1,4 @@
-"""Bad input gets one clear line and a non-zero exit, never a traceback (issue 12, item 6).
+"""Bad input gets one clear line and a non-zero exit, never a traceback.
 
 Each test runs the real command line in a subprocess. `config check` and `run` share one
 preflight (`controller.app.preflight`): what `run` refuses before it opens a device,
@@ -209,7 +209,7 @@ def test_journal_export_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
         assert proc.returncode != 0
 
 
-# --- the pit's password (issue 19, item 6) -------------------------------------------------
+# --- the pit's password --------------------------------------------------------------------
 
 
 def test_pit_password_env_naming_an_unset_variable_is_an_error() -> None:

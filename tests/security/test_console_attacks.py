@@ -1,7 +1,7 @@
-"""Issue 12, items 1-4, against a running table: a `tablectl run --sim gpio` process (the
-shoe on a simulated shoe's pty), real HTTP, and for the cross-site cases a real Chromium
-page served from another origin. Each attack is refused and leaves nothing in the journal;
-the table's own console keeps working.
+"""Attacks on the console (docs/security.md) against a running table: a
+`tablectl run --sim gpio` process (the shoe on a simulated shoe's pty), real HTTP, and for
+the cross-site cases a real Chromium page served from another origin. Each attack is
+refused and leaves nothing in the journal; the table's own console keeps working.
 
 "Nothing journaled" is shown with a marker: after each attack the real console presses a
 button, and the rows the journal gained are exactly that press and what it produced. The

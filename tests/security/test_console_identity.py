@@ -1,4 +1,4 @@
-"""Who did it (issue 12, item 4): staff in the table config, dealer sign-in handled by the
+"""Who did it: staff in the table config, dealer sign-in handled by the
 loop (every row names the dealer, a replay restores them, the touch console is locked
 while nobody is signed in), `tablectl secrets` and `tablectl kiosk-url`, and the config
 rules that keep the console on loopback unless TLS is configured."""

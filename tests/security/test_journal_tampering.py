@@ -1,4 +1,4 @@
-"""A record that refuses to be rewritten (issue 12, item 5): a journal changed, cut short,
+"""A record that refuses to be rewritten: a journal changed, cut short,
 reordered, or forged without its key is refused by a real `tablectl run --config ... --sim`
 process, with a non-zero exit and one line naming the row, and the files are left as they
 were; `journal replay` and `demo --config` refuse it too.

@@ -1,4 +1,4 @@
-"""The scripted dealer's deliberate mistakes (issue 18): at rate 1 every spot it pays is
+"""The scripted dealer's deliberate mistakes: at rate 1 every spot it pays is
 wrong in a way the spot allows (a loser left uncollected, a winner or a stand-off over or
 under), at rate 0 none is; it counts what the display then shows as caught, and a
 mismatch it did not make as a false alarm."""

@@ -1,5 +1,5 @@
-"""The simulated dealer waits at a locked gate until it opens (issue 13, item 17: a 2 s
-wait failed under load), however long the controller takes, up to a generous bound."""
+"""The simulated dealer waits at a locked gate until it opens (a fixed 2 s
+wait fails under load), however long the controller takes, up to a generous bound."""
 
 from __future__ import annotations
 

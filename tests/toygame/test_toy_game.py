@@ -1,4 +1,4 @@
-"""Adding a game is one folder and one registry entry (issue 14): the toy game of this
+"""Adding a game is one folder and one registry entry: the toy game of this
 folder, registered as an installed distribution registers one (a ``tablectl.games`` entry
 point), dealt through `tablectl run --sim gpio` in its own process: a card from a
 simulated shoe on a real pty, through the serial driver, the toy's rules, the journal and

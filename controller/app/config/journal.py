@@ -37,7 +37,7 @@ GLI_ROUNDS = 10  # GLI-24: the last 10 rounds stay at the table for recall
 
 @dataclass(frozen=True)
 class JournalKeeping:
-    """Snapshots, rotation and archive of the journal (issue 16)."""
+    """Snapshots, rotation and archive of the journal: what keeps it fast at scale."""
 
     snapshot_every: int = 5
     rotate_daily: bool = True

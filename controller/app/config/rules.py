@@ -2,7 +2,7 @@
 
 The config names no game: the registry (`controller.game`) says which games exist and
 what type holds each one's rules; the keys of a section are that dataclass's fields, typed
-by its hints, and any field left out keeps its DESIGN.md default. The wager limits come
+by its hints, and any field left out keeps that dataclass's default. The wager limits come
 from ``[limits]`` (the table notice, rule 11.5), never from the game's own section, so the
 two can never disagree.
 """

@@ -45,7 +45,7 @@ class TableConfig:
     display_port: int
     journal_path: Path
     journal_key: Path | None = None  # [journal] key_file; None: the journal's path + ".key"
-    journal_keeping: JournalKeeping = field(default_factory=JournalKeeping)  # issue 16
+    journal_keeping: JournalKeeping = field(default_factory=JournalKeeping)  # [journal] keeping
     supervisor: SupervisorConfig | None = None
     pit: PitConfig | None = None
     staff: tuple[StaffMember, ...] = ()
@@ -54,7 +54,7 @@ class TableConfig:
     view_port: int = 0
     tls_cert_file: str = ""
     tls_key_file: str = ""
-    chip_reader: str = ""  # [chips] reader: the chip readers' line (issue 18); "": none
+    chip_reader: str = ""  # [chips] reader: the chip readers' line; "": none
 
     @property
     def console_secret_file(self) -> Path:

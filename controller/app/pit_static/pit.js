@@ -324,7 +324,7 @@ function renderAlarms(alarms) {
   if (fresh) beep();
 }
 
-// Payouts the chips disagreed with (issue 18, rule 4.1), each mismatch counted once: a
+// Payouts the chips disagreed with (rule 4.1), each mismatch counted once: a
 // column per kind, "how many · chip units in question", shown once the shift has any.
 const PAYOUT_KINDS = [["over", "Over", "overpaid"], ["under", "Under", "underpaid"],
   ["uncollected", "Uncollected", "losing wagers not collected"]];

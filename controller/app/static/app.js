@@ -227,7 +227,7 @@
           `<div>${totalText(hand.total)}${hand.doubled ? ` <span class="tag blue">DOUBLED</span>` : ""}</div></div>`;
       });
       html += personLines(box);
-      // the chips disagree with what the box is owed (rule 4.1, issue 18): NEXT is refused
+      // the chips disagree with what the box is owed (rule 4.1): NEXT is refused
       if (box.mismatch) html += `<div class="collect mismatch">${esc(box.mismatch)}</div>`;
       html += `</div>`;
     }
@@ -395,7 +395,7 @@
   function blackjackButtons(view) {
     const b = view.buttons || {};
     const s = view.state;
-    // dark while the chips disagree with a payout (rule 4.1, issue 18): NEXT is refused
+    // dark while the chips disagree with a payout (rule 4.1): NEXT is refused
     const nextLit = b.next !== false && (Boolean(b.stand) || /press NEXT/.test(view.next_action || "") ||
       /^Pay box/.test(view.next_action || ""));
     return [

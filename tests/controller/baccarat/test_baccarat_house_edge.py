@@ -1,5 +1,5 @@
 """The simulator plays coups through the machine; its house edges agree with the exact
-published values for 8 decks within three standard errors (issue 17). A modest count
+published values for 8 decks within three standard errors. A modest count
 keeps the suite quick; docs/baccarat.md has the 10-million-coup figures."""
 
 from __future__ import annotations

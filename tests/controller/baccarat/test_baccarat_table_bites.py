@@ -1,6 +1,6 @@
-"""Tests that bite (issue 20): the baccarat table (`controller/baccarat/table.py`), record by
+"""Tests that bite (`make mutate`): the baccarat table (`controller/baccarat/table.py`), record by
 record. The machine tests check where a coup goes; these check what each step tells the
-journal, the dealer and the devices: the gate and lamps (DESIGN "Runtime model"), the
+journal, the dealer and the devices: the gate and lamps (docs/architecture.md), the
 records (wagers, NO MORE BETS, the shuffle, the coup's result and books, the commission
 account, the cutting card, the shoe's end), each refusal's rule and words, the HOLD's
 violations and the supervisor's decisions.
@@ -102,7 +102,7 @@ def status(seen: bool, door: bool = False) -> ShoeStatusChanged:
     )
 
 
-# --- the gate and the lamps (DESIGN "Runtime model") ------------------------------------
+# --- the gate and the lamps (docs/architecture.md) ------------------------------------
 
 
 def test_runtime_model_gate_and_lamps_through_a_coup() -> None:

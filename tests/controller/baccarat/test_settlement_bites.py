@@ -1,4 +1,4 @@
-"""Tests that bite (issue 20): baccarat's settlement, pinned field by field, so that a
+"""Tests that bite (`make mutate`): baccarat's settlement, pinned field by field, so that a
 mutant of `controller/baccarat/settlement.py` (a wrong odds, a rule cited wrongly, a
 rounding off by a chip, a books check that lets a bad payout through) fails a test.
 

@@ -1,4 +1,4 @@
-"""Tests that bite (issue 20): the baccarat shoe's state (`controller/baccarat/shoe.py`):
+"""Tests that bite (`make mutate`): the baccarat shoe's state (`controller/baccarat/shoe.py`):
 the burn (casino procedure: the first card exposed, its point value burned after it, a
 ten-value card 10), the cutting card (casino procedure: the coup under way finished, then
 ``coups_after_cut_card`` more; out where a coup's first card would be, counted from that

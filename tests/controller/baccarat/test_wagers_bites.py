@@ -1,4 +1,4 @@
-"""Tests that bite (issue 20): the wagers' pure checks (`controller/baccarat/wagers.py`),
+"""Tests that bite (`make mutate`): the wagers' pure checks (`controller/baccarat/wagers.py`),
 each boundary and each refusal word for word, since the dealer reads the refusal on the
 console: the box and the limits, the five wagers, whole chips, never the Player and the
 Banker together (NSW Mini Baccarat 5), the Table Differential at NO MORE BETS (G98-260),

@@ -1,4 +1,4 @@
-"""Builders shared by the blackjack ``*_bites.py`` files (issue 20): one place to build a
+"""Builders shared by the blackjack ``*_bites.py`` files (`make mutate`): one place to build a
 table at a given point of the round, and to read a refusal exactly, so each bites file
 states only the rule it pins.
 

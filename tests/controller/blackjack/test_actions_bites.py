@@ -1,4 +1,4 @@
-"""Tests that bite (issue 20): the blackjack rules API (controller/blackjack/actions.py)
+"""Tests that bite (`make mutate`): the blackjack rules API (controller/blackjack/actions.py)
 at its edges, each named after the clause it pins. A refusal is checked word for word:
 its reason is what the dealer reads on the display.
 """

@@ -1,4 +1,4 @@
-"""The blackjack table is built from parts (issue 14): the round's data, the shared HOLD,
+"""The blackjack table is built from parts: the round's data, the shared HOLD,
 the round's flow, the rules API and the layout's sensors, held by the table and sharing
 one `Round` and one `Hold` for the table's life; no class hierarchy, no hooks."""
 

@@ -1,6 +1,6 @@
 """One test per rule clause the machine enforces, played as the dealer deals the round.
 
-Deal order (DESIGN): one card to each wagered box left to right, the dealer's first
+Deal order (docs/blackjack.md): one card to each wagered box left to right, the dealer's first
 card, then each box's second card; the dealer's second card after every box has acted.
 """
 

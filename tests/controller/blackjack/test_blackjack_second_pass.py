@@ -1,5 +1,5 @@
-"""The second clause-by-clause pass (issue 13, blackjack items, and issue 12's "wagers the
-layout can back"): one test per finding, named after its clause, each failing on the code
+"""Blackjack's clauses as a second clause-by-clause reading took them, and the wagers the
+layout can back: one test per finding, named after its clause, each failing on the code
 before the fix."""
 
 from __future__ import annotations
@@ -354,7 +354,7 @@ def test_a_physical_buttons_refusal_reaches_the_display_without_box_0() -> None:
     assert "box 0" not in refused.reason and "no box is acting" in refused.reason
 
 
-# --- issue 12: wagers the layout can back ---------------------------------------------------
+# --- wagers the layout can back -----------------------------------------------------------
 
 
 def test_4_1_a_console_wager_on_a_spot_sensing_no_chips_is_refused() -> None:

@@ -1,4 +1,4 @@
-"""Settlement edges a silent slip would pass (issue 20): the pure payout functions of
+"""Settlement edges a silent slip would pass: the pure payout functions of
 controller/blackjack/settlement.py, each named after the rule it pays by."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def payout(stake: int, returned: int, won: int, lost: int) -> Payout:
 def test_money_a_payout_with_any_negative_part_is_refused() -> None:
     payout(10, 10, 0, 0)
     for args in ((10, 10, -1, 0), (-10, -10, 0, 0), (10, 11, 0, -1), (10, -1, 0, 11)):
-        with pytest.raises(BalanceError, match="DESIGN Money"):
+        with pytest.raises(BalanceError, match="money must balance"):
             payout(*args)
     with pytest.raises(BalanceError, match="stake 10 != returned 4 \\+ lost 5"):
         payout(10, 4, 0, 5)
@@ -129,7 +129,7 @@ def test_money_an_unbalanced_round_names_every_figure() -> None:
         check_balance(11, [payout(10, 0, 0, 10)])
     assert str(unbalanced.value) == (
         "round does not balance: wagered 11, settled stakes 10, paid out 0 + house result 10"
-        " = 10 (DESIGN Money)"
+        " = 10 (money must balance)"
     )
 
 

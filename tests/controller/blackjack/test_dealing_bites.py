@@ -1,4 +1,4 @@
-"""Tests that bite (issue 20): the blackjack round's flow (controller/blackjack/dealing.py)
+"""Tests that bite (`make mutate`): the blackjack round's flow (controller/blackjack/dealing.py)
 at its edges: where a card goes, the HOLD and its clearing, the records it journals, each
 named after the clause it pins. Refusals and violations are checked word for word.
 """

@@ -1,4 +1,4 @@
-"""Tests that bite (issue 20): the layout's sensors on a blackjack table
+"""Tests that bite (`make mutate`): the layout's sensors on a blackjack table
 (controller/blackjack/layout.py): what a bet, insurance, double or discard-rack sensor's
 change means in each state, each named after the clause it pins; violations and refusals
 word for word (they are what the dealer reads).
@@ -212,7 +212,7 @@ def test_sensors_that_are_not_the_table_s_are_logged_and_ignored(
     assert caplog.messages == ["ignored sensor lamp-test"]
 
 
-# --- 4.1 (issue 18): the spots after the result ----------------------------------------------
+# --- 4.1: the spots after the result ---------------------------------------------------------
 
 
 def test_rule_4_1_an_insurance_spot_paid_wrong_is_named_at_once_by_a_chip_reader() -> None:

@@ -1,4 +1,4 @@
-"""Tests that bite (issue 20): the blackjack table (controller/blackjack/machine.py): its
+"""Tests that bite (`make mutate`): the blackjack table (controller/blackjack/machine.py): its
 console buttons' refusals word for word, the lamps and the gate it commands, the card
 readers' events that hold it, and its rules API passing every argument through.
 """

@@ -1,4 +1,4 @@
-"""Settlement checked by the chips (issue 18, rule 4.1): after the result every spot is
+"""Settlement checked by the chips (rule 4.1): after the result every spot is
 compared with what it is owed; a mismatch is shown on the box at once, and NEXT is refused
 citing 4.1 until the spot reads right or a supervisor accepts the difference."""
 

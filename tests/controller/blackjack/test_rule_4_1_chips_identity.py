@@ -1,4 +1,4 @@
-"""Chip identity on a blackjack table (issue 18): a chip whose UID is not in the casino's
+"""Chip identity on a blackjack table: a chip whose UID is not in the casino's
 inventory, or whose value is not the one listed for it, is a `ChipAlarm` (possible
 counterfeit); and the spots a dealer blackjack leaves to check (insurance 9.4)."""
 

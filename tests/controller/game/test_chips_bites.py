@@ -1,4 +1,4 @@
-"""Tests that bite (issue 20): the kernel's settlement check and chip inventory
+"""Tests that bite (`make mutate`): the kernel's settlement check and chip inventory
 (controller/game/chips.py), pinned record by record and word by word.
 
 Each test is named after what it pins: rule 4.1 (blackjack's settlement clause, the rule a

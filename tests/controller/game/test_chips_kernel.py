@@ -1,4 +1,4 @@
-"""The kernel's settlement check and chip inventory (controller/game/chips.py, issue 18),
+"""The kernel's settlement check and chip inventory (controller/game/chips.py),
 game-agnostic: spots, readings and an inventory, no game."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The game kernel's shared parts (issue 14): the machines on private models with one
+"""The game kernel's shared parts: the machines on private models with one
 `fire`, one table of per-state facts per game, the shared HOLD and its records."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""Tests that bite (issue 20): the kernel's machine (controller/game/machine.py).
+"""Tests that bite (`make mutate`): the kernel's machine (controller/game/machine.py).
 
 What they pin: a refused trigger is an `IllegalAction` citing the rule that orders the step
-(STYLE "transitions: strict settings only"; 11.2(c) for poker's first betting round), and
-issue 16's fast path moves only a plain transition itself: any callback anywhere on the
+(CONTRIBUTING.md, "transitions: strict settings only"; 11.2(c) for poker's first betting round), and
+The kernel's fast path moves only a plain transition itself: any callback anywhere on the
 machine (machine hooks, a state's on_enter/on_exit, a final state, a transition's
 prepare/conditions/before/after) sends every trigger through transitions, so the callback
 runs."""
@@ -120,7 +120,7 @@ def test_hold_procedure_facts_no_card_gate_locked_red_lamp_flashing() -> None:
 
 
 def test_rule_4_2_only_the_states_that_say_so_open_the_gate_or_take_the_burn_card() -> None:
-    """A state's facts default to the safe side (DESIGN "Runtime model"): gate locked, no
+    """A state's facts default to the safe side (docs/architecture.md): gate locked, no
     burn card expected; a card before the round's deal breaks 4.2 unless it is the burn."""
     assert {s for s, f in bj.FACTS.items() if f.burn} == {"round_over", "betting", "no_more_bets"}
     assert {s for s, f in pk.FACTS.items() if f.gate_open} == {"dealing", "drawing"}

@@ -1,4 +1,4 @@
-"""The kernel's `fire` moves a plain transition itself (issue 16: a dict look-up instead
+"""The kernel's `fire` moves a plain transition itself (for speed: a dict look-up instead
 of transitions' event queue). What must not change: the same destinations as the machine,
 the same refusals (`IllegalAction` citing the trigger's rule), and a machine with any
 callback or condition still runs every trigger through transitions."""

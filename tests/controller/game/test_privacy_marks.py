@@ -1,4 +1,4 @@
-"""Privacy is marked on the records' fields (issue 14; rule 11.3(a): poker cards are dealt
+"""Privacy is marked on the records' fields (rule 11.3(a): poker cards are dealt
 face down and are exposed only at the showdown, 11.4(c)).
 
 The pit withholds a field from its public topics because the field is marked

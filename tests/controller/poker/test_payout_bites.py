@@ -1,7 +1,7 @@
-"""Tests that bite (issue 20): the end of a poker hand in money
+"""Tests that bite (`make mutate`): the end of a poker hand in money
 (controller/poker/payout.py): the pots and the rake, the player being called (11.4(c)),
 an uncontested hand's awards (11.2(c)(i)), and paying the stacks with the balance checked
-(DESIGN "Money": a payout that does not balance raises)."""
+(docs/architecture.md: a payout that does not balance raises)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Pots and showdown edges that a silent slip would pass (issue 20): the all-in rule's side
+"""Pots and showdown edges that a silent slip would pass: the all-in rule's side
 pots, 11.4(c)'s exposure, 11.4(d)'s split and the balance."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 13, draw poker: the clauses a clause-by-clause check found misread, one test each,
+"""Draw poker: the clauses a clause-by-clause check found misread, one test each,
 named after the clause (New Zealand Gazette 1999 No. 11, Division 13 section 11)."""
 
 from __future__ import annotations
