@@ -10,7 +10,7 @@ recorded, never dropped or "fixed"). At the shuffle, `shoe_end` reconciles the c
 seen against the composition: ``extra`` (seen more often than the shoe holds) and
 ``unseen`` (not seen: behind the cutting card, or missing from the shoe).
 
-Which rule a foreign card breaks. No clause in shared/rules speaks of a foreign card in
+Which rule a foreign card breaks. No clause in docs/rules/ speaks of a foreign card in
 so many words, so each game cites the nearest:
 
 - blackjack `BLACKJACK_RULE` = "3.3": the amended rule 3.3 (NZ Gazette 1999 No. 9 p. 230)
@@ -19,7 +19,7 @@ so many words, so each game cites the nearest:
   the neighbouring clause a substituted card also breaks);
 - draw poker `POKER_RULE` = "11.2": the deal of one 52-card deck; the Division 13
   definition of a defective deck ("wrong count, duplicates, jokers...", 1999 No. 11
-  pp. 266-269) has no clause number in shared/rules, and `controller.poker.table` already
+  pp. 266-269) has no clause number in docs/rules/, and `controller.poker.table` already
   cites 11.2 for a card dealt twice.
 
 Sans-I/O and game-agnostic: the game says when the shoe was shuffled (`shuffled`), which

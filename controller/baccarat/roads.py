@@ -1,7 +1,7 @@
 """Baccarat's scoreboards: the bead plate, the big road and its three derived roads.
 
 Players at a baccarat table expect the shoe's history on these five grids (issue 17); the
-rules of the game (the Gazette's baccarat division, ../shared/rules/baccarat-nz-gazette.md)
+rules of the game (the Gazette's baccarat division, docs/rules/baccarat.md)
 say nothing about them, so they are built by the construction rules the industry
 publishes. Sources read for them (paraphrased, not copied):
 

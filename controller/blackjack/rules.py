@@ -2,7 +2,7 @@
 
 The Gazette rules (9.2-10.3, 4.1-4.2, 7.1) are fixed; what a casino may choose is here.
 Every field's default is the one in DESIGN.md ("Configurable per casino"), drawn from the
-New Zealand casinos' own player guides (shared/rules/surrounding-rules.md).
+New Zealand casinos' own player guides (docs/rules/surrounding.md).
 """
 
 from __future__ import annotations

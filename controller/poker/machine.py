@@ -62,7 +62,7 @@ RULE_OF_TRIGGER = {
 }
 
 
-DEAL_RULE = "11.2"  # the deal precedes 11.2(c); its clauses are not in shared/rules
+DEAL_RULE = "11.2"  # the deal precedes 11.2(c); its clauses are not in docs/rules/poker.md
 
 # What each state means at the table: the rule a card there breaks (no card is due) and
 # whether the shoe's gate is open. The lamps follow the betting (controller.poker.table).
