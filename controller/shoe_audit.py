@@ -19,7 +19,7 @@ so many words, so each game cites the nearest:
   the neighbouring clause a substituted card also breaks);
 - draw poker `POKER_RULE` = "11.2": the deal of one 52-card deck; the Division 13
   definition of a defective deck ("wrong count, duplicates, jokers...", 1999 No. 11
-  pp. 266-269) has no clause number in docs/rules/poker.md, and `controller.poker.table` already
+  pp. 266-269) has no clause number in docs/rules/, and `controller.poker.table` already
   cites 11.2 for a card dealt twice.
 
 Sans-I/O and game-agnostic: the game says when the shoe was shuffled (`shuffled`), which

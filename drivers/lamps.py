@@ -10,7 +10,7 @@ reads an input or makes a decision.
   again on close, and an external resistor keeps the driver off while the Pi is off or
   booting (docs/wiring.md), so the gate does not depend on this process being alive.
 - The dealer-button display (draw poker, rule 11 and the button rules in
-  docs/rules/poker.md) is one lamp per seat. Moving the button turns the
+  docs/rules/surrounding.md) is one lamp per seat. Moving the button turns the
   old seat off before the new one on, so no instant ever shows two seats.
 - The limit sign shows the table minimum and maximum (rule 11.5(a)) on an HD44780 LCD.
 """

@@ -1,7 +1,7 @@
 """The casino's baccarat settings, and what each citation in this game means.
 
 Only the definitions pages of the NZ baccarat division are known (Gazette 1998 No. 12
-p. 260 and 2004 No. 56 p. 1313, paraphrased in docs/rules/baccarat.md). So
+p. 260 and 2004 No. 56 p. 1313, summarised in docs/rules/baccarat.md). So
 the numbers below are settings with the conventional defaults, and docs/baccarat.md marks
 every default the NZ text we have does not confirm. A citation is either a Gazette rule
 number the definitions pages give ("4.2" point values, "5.10(b)" commission), a term
@@ -47,7 +47,7 @@ POINT_COUNT_RULE = "4.2"  # point values, by the definition of Point Count (G98-
 COMMISSION_RULE = "5.10(b)"  # commission off a winning Banker wager (G04-1313; 5.7(b) in 1998)
 DIFFERENTIAL_RULE = "Table Differential"  # Banker stakes less Player stakes (G98-260)
 VOID_RULE = "Void"  # Division 1 definition (G98-191): a void round has no result
-# Not NZ text: the NSW-style Mini Baccarat rules (shared rules note, section 4.1)
+# Not NZ text: the NSW-style Mini Baccarat rules (docs/rules/baccarat.md)
 WAGERS_RULE = "NSW Mini Baccarat 5"  # wagers before the first card; never P and B together
 TIE_RULE = "NSW Mini Baccarat 5 (Tie)"  # Player and Banker are void (stand off) on a tie
 ROUNDING_RULE = "NSW Mini Baccarat 5 (rounding up)"  # an amount not payable in chips: up

@@ -2,7 +2,7 @@
 the simulator and the tests, are the kernel's `controller.game.shoe.Shoe`.
 
 None of this is NZ text we have (the division's shuffle, cut and burn pages were not
-found; shared rules note section 4.3), so it follows the published casino procedure and
+found; docs/rules/baccarat.md), so it follows the published casino procedure and
 each number is a setting:
 
 - a new shoe is shuffled and the dealer confirms it (SHUFFLED on the console);

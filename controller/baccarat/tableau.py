@@ -3,7 +3,7 @@
 The NZ definitions pages call it "the mandatory instructions" (G98-260, "Table of Play")
 but the table itself is on a page we have not seen, so this is the universal tableau
 (Saint Lucia Gaming, Racing and Betting Act s 35-02, and the secondary sources of the
-shared rules note section 4.2, which all agree):
+docs/rules/baccarat.md, which all agree):
 
 - a Natural (8 or 9 on either hand's first two cards) stops the coup: nobody draws;
 - the Player draws on 0-5 and stands on 6-7;

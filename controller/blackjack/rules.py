@@ -2,7 +2,7 @@
 
 The Gazette rules (9.2-10.3, 4.1-4.2, 7.1) are fixed; what a casino may choose is here.
 Every field's default is drawn from the New Zealand casinos' own player guides
-(docs/rules/blackjack.md); docs/blackjack.md ("Variants") lists them.
+(docs/rules/surrounding.md); docs/blackjack.md ("Variants") lists them.
 """
 
 from __future__ import annotations

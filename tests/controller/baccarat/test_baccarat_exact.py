@@ -1,7 +1,7 @@
 """The exact house edges, computed by enumerating every way the cards of a full 8-deck
 shoe can fall (drawing without replacement, the Table of Play deciding each third card),
-then paid by the settlement functions: they must equal the published figures (shared
-rules note sections 4.2 and 4.4, and the values in the issue) to the fourth decimal. This
+then paid by the settlement functions: they must equal the published figures
+(docs/rules/baccarat.md, and the values in the issue) to the fourth decimal. This
 checks the tableau and the payouts together, with no randomness."""
 
 from __future__ import annotations
@@ -101,6 +101,6 @@ def test_exact_house_edge_8_decks(
 
 
 def test_exact_no_commission_edge_6_decks() -> None:
-    """1.4548 % for 6 decks (shared rules note section 4.4)."""
+    """1.4548 % for 6 decks (docs/rules/baccarat.md)."""
     rules = BaccaratRules(decks=6, variant=Variant.NO_COMMISSION)
     assert edge(outcomes(6), Bet.BANKER, rules) == pytest.approx(0.014548, abs=6e-6)

@@ -58,7 +58,7 @@ def test_a_seeded_run_replays_exactly() -> None:
 
 
 def test_no_commission_banker_edge_is_higher_and_the_player_edge_the_same() -> None:
-    """Any winning Banker 6 paying 1 to 2: 1.458 % for 8 decks (shared rules note 4.4)."""
+    """Any winning Banker 6 paying 1 to 2: 1.458 % for 8 decks (docs/rules/baccarat.md)."""
     plain = simulate(8_000, seed=5)
     no_commission = simulate(8_000, seed=5, variant=Variant.NO_COMMISSION)
     assert no_commission.edges["player"] == plain.edges["player"]  # same cards, same seed

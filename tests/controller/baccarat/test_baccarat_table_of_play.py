@@ -1,7 +1,7 @@
 """The Table of Play, cell by cell (Player total x Player's third card x Banker total):
 the machine takes exactly the cards the tableau allows and holds on every other, and NEXT
 pressed with a card due holds too. The expected draws are written out here from the
-published tableau (shared rules note section 4.2), not read from the code under test."""
+published tableau (docs/rules/baccarat.md), not read from the code under test."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ the burn (casino procedure: the first card exposed, its point value burned after
 ten-value card 10), the cutting card (casino procedure: the coup under way finished, then
 ``coups_after_cut_card`` more; out where a coup's first card would be, counted from that
 coup), once per shoe, and what a new shoe starts afresh. Each expected number is worked
-out here from the procedure (shared rules note section 4.3)."""
+out here from the procedure (docs/rules/baccarat.md)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Tests that bite (`make mutate`): the Table of Play's pure functions
 (`controller/baccarat/tableau.py`), each cell and each boundary, and the dealer's words
 for the line that decides. The expected tableau is written out here from the published
-one (shared rules note section 4.2), as the Banker's *stands* (the complement of the
+one (docs/rules/baccarat.md), as the Banker's *stands* (the complement of the
 draws the code tabulates), so it is never read back from the code under test."""
 
 from __future__ import annotations

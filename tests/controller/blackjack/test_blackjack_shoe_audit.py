@@ -1,7 +1,7 @@
 """The duplicate-card detector on the blackjack table (controller/shoe_audit.py).
 
 A card seen more often than the shoe's N decks hold it is a possible foreign card: the
-table holds citing rule 3.3 (the shoe is 4 to 8 decks; no clause of docs/rules/blackjack.md names a
+table holds citing rule 3.3 (the shoe is 4 to 8 decks; no clause of docs/rules/ names a
 foreign card exactly, see the module docstring), and the shoe-end report at the shuffle
 reconciles what was seen against the shoe."""
 

@@ -3,7 +3,7 @@
 One 52-card deck per hand: a card read twice in a hand, other than an earlier discard
 shuffled back under 11.3(b), is a possible foreign card (a defective deck, "duplicates",
 Division 13 definitions). The table holds citing 11.2, the deal of one deck, since the
-defective-deck definition has no clause number in docs/rules/poker.md."""
+defective-deck definition has no clause number in docs/rules/."""
 
 from __future__ import annotations
 
