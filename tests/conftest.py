@@ -5,21 +5,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from tests.needs import missing
-
-CHROMIUM = Path("/usr/bin/chromium")  # Debian's package: .ci/run installs it, never a download
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
 
 
 @pytest.fixture(scope="session")

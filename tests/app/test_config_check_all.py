@@ -5,28 +5,16 @@ this machine is said as the one step left, with the command that makes it."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from controller.app import shipped
 from controller.game import names
+from tests.support.cli import tablectl
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = (ROOT / "examples" / "blackjack-table.toml").read_text()
-
-
-def tablectl(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "controller.app.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        cwd=ROOT,
-    )
 
 
 def test_config_check_lists_every_mistake_in_one_run(tmp_path: Path) -> None:

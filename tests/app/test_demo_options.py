@@ -5,23 +5,16 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
 from controller.app.demo import FOLDER_PREFIX, OWNER_FILE, remove_stale_folders
+from sim_hardware.testbed import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = (ROOT / "examples" / "blackjack-table.toml").read_text()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def demo(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:

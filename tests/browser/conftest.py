@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import DEALER, Hands, table_config
 
 from controller.app.table import RunningTable
 from controller.ports import DealerSignedIn
+from tests.support.browser import DEALER, Hands, table_config
 
 
 @pytest.fixture

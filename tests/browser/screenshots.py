@@ -17,14 +17,6 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parents[1])]
 
 from bj_scenes import SCENES  # noqa: E402
-from browser_support import (  # noqa: E402
-    CHROMIUM,
-    LAUNCH_ARGS,
-    Hands,
-    cards,
-    console_url,
-    table_config,
-)
 from playwright.sync_api import Browser, expect, sync_playwright  # noqa: E402
 from scenes import (  # noqa: E402
     poker_first_round,
@@ -36,6 +28,13 @@ from scenes import (  # noqa: E402
 
 from controller.app.table import RunningTable  # noqa: E402
 from controller.app.web import StatusServer  # noqa: E402
+from tests.support.browser import (  # noqa: E402
+    Hands,
+    cards,
+    console_url,
+    table_config,
+)
+from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 SIZES = ((800, 480), (1920, 1080))
 # boxes 1-4: T K = 20; A 6 = soft 17; 9 2 = 11; 5 5 = 10; the dealer shows an ace
@@ -110,7 +109,7 @@ def main() -> int:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE.parents[1] / "docs" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p, tempfile.TemporaryDirectory(prefix="h7-shots-") as tmp:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         blackjack(browser, out, Path(tmp))
         blackjack_money(browser, out)
         poker(browser, out)

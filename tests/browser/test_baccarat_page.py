@@ -347,13 +347,14 @@ def test_the_real_game_mid_shoe_shows_its_five_roads(page: Page) -> None:
 
 def screenshots(out: Path) -> list[Path]:
     """docs/screenshots/baccarat-*.png: a card due to the Banker, and a settled coup."""
-    from browser_support import CHROMIUM, LAUNCH_ARGS
     from playwright.sync_api import sync_playwright
+
+    from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
 
     made: list[Path] = []
     scenes = {"baccarat": mid_shoe(), "baccarat-settled": mid_shoe(coups=41, stop="settlement")}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         for name, game in scenes.items():
             server = serve(real_state(game), game="baccarat")
             try:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_support import LOCKOUT_TRIES, PIN, SUPERVISOR, Hands, cards, console_url
 from playwright.sync_api import Page, expect
 
 from controller.app.journal_files import open_journal
 from controller.app.table import RunningTable
+from tests.support.browser import LOCKOUT_TRIES, PIN, SUPERVISOR, Hands, cards, console_url
 
 # box 1: T 7 = 17; box 2: 9 T = 19; the dealer: A, then 5 (soft 16), then 2 (soft 18)
 INSURANCE_ROUND = cards("Ts 9h Ad 7c Td 5s 2c")

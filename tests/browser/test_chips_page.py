@@ -94,15 +94,16 @@ def test_rule_4_1_the_mismatch_is_shown_on_its_box(page: Page) -> None:
 
 
 def main() -> int:
-    from browser_support import CHROMIUM, LAUNCH_ARGS
     from playwright.sync_api import sync_playwright
+
+    from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
 
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE.parents[1] / "docs" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     server = serve(mismatch_state(), game="blackjack")
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             for width, height in ((800, 480), (1920, 1080)):
                 context = browser.new_context(viewport={"width": width, "height": height})
                 page = context.new_page()

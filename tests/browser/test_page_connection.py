@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -19,15 +18,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from sim_hardware.testbed import free_port
+
 TABLECTL = [sys.executable, "-c", "from controller.app.cli import main; raise SystemExit(main())"]
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def start_demo(journal: Path, port: int) -> subprocess.Popen[bytes]:

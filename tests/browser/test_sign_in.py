@@ -4,11 +4,11 @@ sign out. Wrong PINs are refused, counted and journaled."""
 
 from __future__ import annotations
 
-from browser_support import DEALER, DEALER_PIN, Hands, console_url
 from playwright.sync_api import Page, expect
 
 from controller.app.journal_files import open_journal
 from controller.app.table import RunningTable
+from tests.support.browser import DEALER, DEALER_PIN, Hands, console_url
 
 
 def sign_in(page: Page, staff: str, pin: str) -> None:

@@ -7,13 +7,13 @@ from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
-from browser_support import Hands, console_url
 from playwright.sync_api import Browser, Page, expect
 from scenes import poker_first_round, poker_reshuffle, poker_showdown, poker_state, serve
 
 from controller.app.table import RunningTable
 from controller.app.web import StatusServer
 from controller.ports import ConsoleAction
+from tests.support.browser import Hands, console_url
 
 
 @pytest.fixture

@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pit_helpers import Broker, Recorder
+
+from tests.support.pit import Broker, Recorder
 
 
 @pytest.fixture

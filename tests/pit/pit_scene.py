@@ -23,7 +23,6 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from pit_helpers import ROOT, Broker, DemoTable, folder_keys, make_config, write_config
 from pit_staff_helpers import pit_staff
 
 from controller.app.demo import SimHands, act, sign_in_dealer
@@ -32,6 +31,7 @@ from controller.app.table import RunningTable
 from controller.cards import Card
 from controller.ports import CardDrawn, SupervisorAction
 from sim_hardware.dealer import BlackjackDealer
+from tests.support.pit import ROOT, Broker, DemoTable, folder_keys, make_config, write_config
 
 FLOOR_FILE = ROOT / "examples" / "pit-floor.toml"
 DEALING = [("blackjack", "bj-01"), ("blackjack", "bj-02"), ("poker", "dp-01")]

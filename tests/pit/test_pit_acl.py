@@ -13,10 +13,10 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
-from pit_helpers import ROOT, Broker, Recorder, make_config
 
 from controller.app.journal_files import open_journal
 from controller.app.pit import pit_publisher
+from tests.support.pit import ROOT, Broker, Recorder, make_config
 
 ACL = ROOT / "deploy" / "mosquitto" / "tablectl.acl"
 BASE = "casino/demo-casino/table"

@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from pit_helpers import Broker
 from toygame.game import SPEC as TOY
 
 from controller import game as games
@@ -27,6 +26,7 @@ from controller.app.pit_boards import GameViews
 from controller.app.pit_signing import public_text, sign
 from controller.app.pit_view import PitView
 from controller.baccarat.roads import compute
+from tests.support.pit import Broker
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
 from test_baccarat_page import PAGE_SCRIPT, known_view

@@ -15,9 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pit_helpers import ROOT, Broker, DemoTable, folder_keys, write_config
-
 from controller.app.pit_view import Floor, PitView, add_arguments, run
+from tests.support.pit import ROOT, Broker, DemoTable, folder_keys, write_config
 
 KEEPALIVE = 3
 

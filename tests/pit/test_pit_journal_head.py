@@ -18,8 +18,6 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from pit_helpers import Broker, folder_keys, make_config
-
 from controller.app.demo import SimHands, act, sign_in_dealer
 from controller.app.pit_cursor import cursor_path
 from controller.app.pit_store import PitStore
@@ -27,6 +25,7 @@ from controller.app.pit_view import Floor, PitView
 from controller.app.table import RunningTable
 from controller.journal import checkpoint_path
 from sim_hardware.dealer import BlackjackDealer
+from tests.support.pit import Broker, folder_keys, make_config
 
 TABLE = "bj-77"
 

@@ -15,7 +15,6 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from pit_helpers import make_config
 from poker_play import open_journal
 
 from controller.app.pit import PitPublisher
@@ -26,6 +25,7 @@ from controller.cards import Card
 from controller.game.records import CARD_MARK, Violation, public_mark
 from controller.journal import as_row
 from controller.ports import CardDrawn, ConsoleAction
+from tests.support.pit import make_config
 
 NOWHERE = "mqtt://127.0.0.1:1"  # the transform needs no broker
 TAG = "0A1B2C3D4E"  # what an RDM6300 reads: ten hex digits, no card code in it

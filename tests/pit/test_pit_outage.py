@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from pit_helpers import Broker, DemoTable, Recorder, schema_validator, write_config
-
 from controller.app.journal_files import open_journal
+from tests.support.pit import Broker, DemoTable, Recorder, schema_validator, write_config
 
 
 def check_complete_and_ordered(seen: list[int], last: int) -> None:

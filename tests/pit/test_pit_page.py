@@ -7,9 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pit_helpers import Broker
-
 from controller.app.pit_view import PitView
+from tests.support.pit import Broker
 
 
 def _say(view: PitView, table: str, leaf: str, **body: Any) -> None:

@@ -14,10 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pit_helpers import Broker, DemoTable, folder_keys, write_config
-
 from controller.app.pit_floor import Floor
 from controller.app.pit_view import PitView
+from tests.support.pit import Broker, DemoTable, folder_keys, write_config
 
 KEEPALIVE = 3
 

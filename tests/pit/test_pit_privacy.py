@@ -24,12 +24,12 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pit_helpers import Broker, Recorder, make_config, schema_validator
 from poker_play import MISCHIEF, cards_named, open_journal, play
 
 from controller.app.pit import PitPublisher, names_a_card, pit_publisher, withhold
 from controller.journal import as_row
 from controller.ports import ConsoleAction
+from tests.support.pit import Broker, Recorder, make_config, schema_validator
 
 BASE = "casino/demo-casino/table"
 PUBLIC = ("event", "alarm")

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pit_helpers import Broker, Recorder, make_config, schema_validator
 
 from controller.app.journal_files import open_journal
 from controller.app.pit import PitPublisher, cursor_path, parse_broker, pit_publisher, topic_base
 from controller.errors import ConfigError
 from controller.journal import Journal
+from tests.support.pit import Broker, Recorder, make_config, schema_validator
 
 BASE = "casino/demo-casino/table"
 

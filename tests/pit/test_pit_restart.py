@@ -14,11 +14,12 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from pit_helpers import ROOT, Broker, DemoTable, folder_keys, tablectl, write_config
 from pit_scene import journal_figures
 from pit_staff_helpers import MANAGER, pit_staff, sign_in_on_page
 
 from controller.app.pit_view import PitView, add_arguments, run
+from tests.support.cli import tablectl_command
+from tests.support.pit import ROOT, Broker, DemoTable, folder_keys, write_config
 
 TABLE = "bj-21"
 
@@ -90,7 +91,7 @@ def test_the_shift_survives_a_restart_of_the_pit_view(
         export = tmp_path / f"{TABLE}.jsonl"
         with export.open("w") as out:
             done = subprocess.run(
-                tablectl("journal", "export", str(tmp_path / f"{TABLE}.sqlite")),
+                tablectl_command("journal", "export", str(tmp_path / f"{TABLE}.sqlite")),
                 cwd=ROOT,
                 stdout=out,
                 check=False,

@@ -8,14 +8,11 @@ from __future__ import annotations
 import json
 import os
 import stat
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from pit_helpers import ROOT, make_config, write_config
 
 from controller.app.config import load_config
 from controller.app.pit_signing import Refused, open_signed, public_text, sign, signing_key_path
@@ -23,6 +20,8 @@ from controller.app.pit_verify import ALARM_EVERY, SEQ_MAX, Gate, Witness, impos
 from controller.app.preflight import preflight
 from controller.app.witnessed_head import _witness
 from controller.errors import ConfigError
+from tests.support.cli import tablectl
+from tests.support.pit import make_config, write_config
 
 TOPIC = "casino/dunedin/table/bj-01/event"
 
@@ -200,16 +199,6 @@ def test_the_table_ignores_a_witness_that_is_not_well_formed(caplog: Any) -> Non
 
 
 # --- the keys' files and commands ---------------------------------------------------------
-
-
-def tablectl(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "controller.app.cli", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 def test_tablectl_secrets_makes_the_signing_key_for_the_service_only_and_prints_its_line(

@@ -10,10 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from pit_helpers import ROOT, Broker, Recorder, free_port, make_config
 
 from controller.app.journal_files import open_journal
 from controller.app.pit import pit_publisher
+from sim_hardware.testbed import free_port
+from tests.support.pit import ROOT, Broker, Recorder, make_config
 
 ACL = ROOT / "deploy" / "mosquitto" / "tablectl.acl"
 BASE = "casino/demo-casino/table"

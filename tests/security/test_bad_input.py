@@ -17,20 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli import tablectl
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = (ROOT / "examples" / "blackjack-table.toml").read_text()
 EXAMPLE_JOURNAL = "/var/lib/tablectl/bj-01.sqlite"
-
-
-def tablectl(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "controller.app.cli", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
-    )
 
 
 def one_line(result: subprocess.CompletedProcess[str], *needles: str) -> str:

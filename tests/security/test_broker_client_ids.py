@@ -23,7 +23,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 from controller.app.journal_files import open_journal
 from controller.app.pit import pit_publisher
 from controller.app.pit_view import PitView
-from tests.pit.pit_helpers import ROOT, Broker, Recorder, folder_keys, free_port, make_config
+from sim_hardware.testbed import free_port
+from tests.support.pit import ROOT, Broker, Recorder, folder_keys, make_config
 
 SHIPPED = ROOT / "deploy" / "mosquitto" / "mosquitto.conf"
 ACL = ROOT / "deploy" / "mosquitto" / "tablectl.acl"

@@ -19,7 +19,7 @@ from controller.app.journal_archive import write_archive
 from controller.app.pit_cursor import cursor_path
 from controller.journal import Journal, checkpoint_path
 from sim_hardware.testbed import free_port, write_config
-from tests.pit.pit_helpers import Broker
+from tests.support.pit import Broker
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = bytes(range(32))

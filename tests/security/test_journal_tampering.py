@@ -34,18 +34,9 @@ from controller.app.table import RunningTable
 from controller.journal import checkpoint_path, plain_row_hash, row_hash
 from sim_hardware.dealer import BlackjackDealer
 from sim_hardware.testbed import free_port, write_config
+from tests.support.cli import tablectl
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def tablectl(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "controller.app.cli", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
 
 
 @pytest.fixture(scope="module")

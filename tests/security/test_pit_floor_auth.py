@@ -31,8 +31,6 @@ from controller.app.pit_store import PitStore
 from controller.app.pit_view import PitView
 from controller.app.web import StatusServer
 from controller.app.webthread import WebThread
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.pit.pit_helpers import Broker
 from tests.pit.pit_staff_helpers import (
     MANAGER,
     PAGE_HEADERS,
@@ -44,6 +42,9 @@ from tests.pit.pit_staff_helpers import (
     sign_in_on_page,
     write_staff_file,
 )
+from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.support.cli import tablectl
+from tests.support.pit import Broker
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -503,13 +504,6 @@ def test_a_json_body_nested_1500_deep_is_one_400_on_the_tables_console() -> None
         server.close()
 
 
-def _tablectl(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "controller.app.cli", *args],
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
-
-
 def _one_line(result: subprocess.CompletedProcess[str], needle: str) -> None:
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
     (line,) = result.stderr.strip().splitlines()
@@ -517,7 +511,7 @@ def _one_line(result: subprocess.CompletedProcess[str], needle: str) -> None:
 
 
 def test_tablectl_pit_with_a_broker_port_out_of_range_says_so_in_one_line(tmp_path: Path) -> None:
-    result = _tablectl("pit", "--broker", "mqtt://h:99999", "--store", str(tmp_path / "p.sqlite"))
+    result = tablectl("pit", "--broker", "mqtt://h:99999", "--store", str(tmp_path / "p.sqlite"))
     _one_line(result, "port")
     assert not (tmp_path / "p.sqlite").exists()
 
@@ -529,5 +523,5 @@ def test_tablectl_pit_with_a_floor_file_not_utf8_says_so_in_one_line(
     bad = tmp_path / "floor.toml"
     bad.write_bytes(b'\xff\xfe[[area]]\nname = "Pit 1"\n')
     store = str(tmp_path / "p.sqlite")
-    result = _tablectl("pit", "--broker", "mqtt://127.0.0.1:1", option, str(bad), "--store", store)
+    result = tablectl("pit", "--broker", "mqtt://127.0.0.1:1", option, str(bad), "--store", store)
     _one_line(result, f"{option} {bad}")

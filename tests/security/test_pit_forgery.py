@@ -48,7 +48,8 @@ from controller.app.table import RunningTable
 from controller.cards import Card
 from controller.ports import CardDrawn
 from sim_hardware.dealer import BlackjackDealer
-from tests.pit.pit_helpers import Broker, table_config_text
+from tests.support.cli import tablectl
+from tests.support.pit import Broker, table_config_text
 
 ROOT = Path(__file__).resolve().parents[2]
 ACL = ROOT / "deploy" / "mosquitto" / "tablectl.acl"
@@ -467,17 +468,6 @@ def test_a_state_with_an_impossible_seq_is_refused_and_leaves_no_head_alarm(
 # --- the pit's signed witness, checked by the table before it deals -----------------------
 
 
-def tablectl(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "controller.app.cli", *args],
-        cwd=ROOT,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 def witnessed(port: int, table: str) -> Login:
     return Login(port, "surveillance", (f"casino/{SITE}/witness/{table}",))
 
@@ -527,7 +517,7 @@ def test_a_journal_behind_the_pits_signed_head_is_refused_until_reopened(
         old_last = db.execute("SELECT MAX(seq) FROM journal").fetchone()[0]
     assert old_last < head
 
-    result = tablectl("run", "--config", str(config), "--sim")
+    result = tablectl("run", "--config", str(config), "--sim", timeout=120)
     assert result.returncode == JOURNAL_REFUSED, (result.stdout, result.stderr)
     assert "Traceback" not in result.stderr
     lines = [line for line in result.stderr.splitlines() if line.startswith("tablectl run:")]
@@ -540,7 +530,7 @@ def test_a_journal_behind_the_pits_signed_head_is_refused_until_reopened(
 
     done = tablectl(
         "journal", "reopen", "--config", str(config), "--staff", "s01", "--reason",
-        "an older copy of the journal was put back", stdin="2468\n",
+        "an older copy of the journal was put back", stdin="2468\n", timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     process = subprocess.Popen(

@@ -36,7 +36,8 @@ from controller.app.pit_cursor import cursor_path
 from controller.app.pit_view import PitView
 from controller.journal import checkpoint_path
 from controller.journal_set import set_files
-from tests.pit.pit_helpers import ROOT, Broker, DemoTable, folder_keys, write_config
+from tests.support.cli import tablectl
+from tests.support.pit import ROOT, Broker, DemoTable, folder_keys, write_config
 
 TABLE = "bj-66"
 
@@ -122,13 +123,6 @@ def put_back(folder: Path, copy: dict[str, bytes], *, cursor: bool = True) -> No
     for name, data in copy.items():
         if cursor or ".pit-cursor" not in name:
             (folder / name).write_bytes(data)
-
-
-def tablectl(*args: str, pin: str = "", timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "controller.app.cli", *args],
-        cwd=ROOT, input=pin, capture_output=True, text=True, timeout=timeout,
-    )  # fmt: skip
 
 
 def one_line(result: subprocess.CompletedProcess[str], prefix: str) -> str:
@@ -349,7 +343,7 @@ def test_a_journal_behind_its_own_pit_cursor_is_refused_until_a_reopen(
         assert seen(view)["journal_alarm"] == ""
 
         done = tablectl("journal", "reopen", "--config", str(config), "--staff", "s01",
-                        "--reason", "rolled back: ticket 5120", pin="2468\n")  # fmt: skip
+                        "--reason", "rolled back: ticket 5120", stdin="2468\n")  # fmt: skip
         assert done.returncode == 0, done.stderr
         assert f"last good row {copied_to}:" in done.stdout
         assert "the journal was rolled back" in done.stdout
@@ -387,7 +381,7 @@ def test_journal_reopen_is_refused_while_the_table_runs(tmp_path: Path, broker: 
         assert table.wait_actions(3), table.output()
         before = sorted(p.name for p in tmp_path.iterdir())
         done = tablectl("journal", "reopen", "--config", str(config), "--staff", "s01",
-                        "--reason", "key rotation", pin="2468\n")  # fmt: skip
+                        "--reason", "key rotation", stdin="2468\n")  # fmt: skip
         line = one_line(done, "tablectl journal: reopen refused: ")
         assert line == (
             f"tablectl journal: reopen refused: the table {TABLE} (pid {table.proc.pid}) is "
@@ -400,7 +394,7 @@ def test_journal_reopen_is_refused_while_the_table_runs(tmp_path: Path, broker: 
     finally:
         assert table.stop() == 0
     done = tablectl("journal", "reopen", "--config", str(config), "--staff", "s01",
-                    "--reason", "key rotation", pin="2468\n")  # fmt: skip
+                    "--reason", "key rotation", stdin="2468\n")  # fmt: skip
     assert done.returncode == 0, done.stderr  # stopped: the way is open
 
 

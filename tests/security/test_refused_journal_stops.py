@@ -19,9 +19,9 @@ from tests.security.test_journal_tampering import (  # the played journal, copie
     journal_of,
     played,
     table,
-    tablectl,
     tamper,
 )
+from tests.support.cli import tablectl
 
 __all__ = ["played", "table"]  # fixtures
 

@@ -9,7 +9,6 @@ import json
 from pathlib import Path
 
 import pytest
-from baccarat_support import initial
 
 from controller import game as games
 from controller.baccarat.game import SPEC, BaccaratGame
@@ -25,6 +24,7 @@ from controller.ports import (
     ConsoleButton,
     SupervisorAction,
 )
+from tests.support.baccarat import initial
 
 ROOT = Path(__file__).resolve().parents[3]
 

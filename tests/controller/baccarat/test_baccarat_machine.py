@@ -5,7 +5,6 @@ decisions, the gate and the lamps."""
 from __future__ import annotations
 
 import pytest
-from baccarat_support import betting_table, card, deal, initial, of, press
 
 from controller.baccarat.records import CoupSettled, HoldCleared, Violation
 from controller.baccarat.rules import (
@@ -21,6 +20,7 @@ from controller.cards import Card
 from controller.errors import IllegalAction
 from controller.game.records import ActionRefused
 from controller.ports import ConsoleButton, Lamp, LampPattern, SetLamp, UnlockShoe
+from tests.support.baccarat import betting_table, card, deal, initial, of, press
 
 
 def test_rule_wagers_are_placed_only_while_betting_is_open() -> None:

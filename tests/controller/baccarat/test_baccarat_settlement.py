@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from baccarat_support import betting_table, card, deal, initial, of, press, two
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,6 +32,7 @@ from controller.baccarat.settlement import (
 from controller.cards import DECK, Card
 from controller.errors import BalanceError, IllegalAction
 from controller.ports import ConsoleButton
+from tests.support.baccarat import betting_table, card, deal, initial, of, press, two
 
 
 def result(winner: str, p: int, b: int, *, banker_cards: int = 2, pp: bool = False,

@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from baccarat_support import betting_table, cut_card, deal, initial, of, press
 
 from controller.baccarat.records import CardBurned, CutCardOut, ShoeEnded, Violation
 from controller.baccarat.rules import SHUFFLE_RULE, BaccaratRules
@@ -17,6 +16,7 @@ from controller.errors import ConfigError
 from controller.game.records import ActionRefused
 from controller.game.shoe import Shoe
 from controller.ports import CardDrawn, ConsoleButton
+from tests.support.baccarat import betting_table, cut_card, deal, initial, of, press
 
 
 def play_coup(table: BaccaratTable, player: int = 7, banker: int = 6) -> None:

@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from baccarat_support import betting_table, card, cut_card, deal, initial, of, press, two
 
 from controller.baccarat import table as table_module
 from controller.baccarat.records import (
@@ -63,6 +62,7 @@ from controller.ports import (
     ShoeStatusChanged,
     UnlockShoe,
 )
+from tests.support.baccarat import betting_table, card, cut_card, deal, initial, of, press, two
 
 OFF, STEADY, BLINK, FLASH = (
     LampPattern.OFF,

@@ -6,11 +6,11 @@ published tableau (docs/rules/baccarat.md), not read from the code under test.""
 from __future__ import annotations
 
 import pytest
-from baccarat_support import betting_table, card, deal, initial, of, press
 
 from controller.baccarat.records import CoupSettled, Violation
 from controller.baccarat.rules import NATURAL_RULE, TABLE_OF_PLAY
 from controller.ports import ConsoleButton
+from tests.support.baccarat import betting_table, card, deal, initial, of, press
 
 # Banker two-card total -> the Player's third-card values it draws on (section 4.2 table)
 BANKER_DRAWS_ON = {

@@ -6,8 +6,6 @@ its reason is what the dealer reads on the display.
 from __future__ import annotations
 
 import pytest
-from bites_support import betting, dealt, refusal
-from bj_script import DOUBLE, EVEN_MONEY, NEXT, NO_MORE_BETS, SPLIT
 
 from controller.blackjack import actions
 from controller.blackjack.actions import parse_spot
@@ -25,6 +23,9 @@ from controller.blackjack.rules import DoubleOn, OddStakes, Variants
 from controller.errors import IllegalAction
 from controller.game.records import TABLE_LIMITS, TABLE_VARIANT, ActionRefused, LimitOverridden
 from controller.ports import SupervisorAction
+from tests.controller.blackjack.bj_script import DOUBLE, EVEN_MONEY, NEXT, NO_MORE_BETS, SPLIT
+from tests.support.blackjack import betting, dealt
+from tests.support.refusals import refusal
 
 TV = TABLE_VARIANT
 

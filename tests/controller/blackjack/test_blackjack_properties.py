@@ -7,15 +7,6 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from bj_script import (
-    DOUBLE,
-    EVEN_MONEY,
-    INSURANCE_CLOSED,
-    NEXT,
-    NO_MORE_BETS,
-    SPLIT,
-    ScriptedTable,
-)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +18,15 @@ from controller.blackjack.settlement import Kind, check_balance
 from controller.cards import DECK, Card
 from controller.errors import IllegalAction
 from controller.ports import ConsoleButton
+from tests.controller.blackjack.bj_script import (
+    DOUBLE,
+    EVEN_MONEY,
+    INSURANCE_CLOSED,
+    NEXT,
+    NO_MORE_BETS,
+    SPLIT,
+    ScriptedTable,
+)
 
 CARDS = [str(c) for c in DECK]
 # Small cards and aces often, so that splits, doubles, blackjacks and soft hands happen.

@@ -9,17 +9,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from bj_script import (
-    DOUBLE,
-    EVEN_MONEY,
-    INSURANCE_CLOSED,
-    NEXT,
-    NO_MORE_BETS,
-    SPLIT,
-    VOID_HAND,
-    ScriptedTable,
-    start,
-)
 
 from controller.blackjack.display import snapshot
 from controller.blackjack.machine import BlackjackTable
@@ -36,6 +25,17 @@ from controller.blackjack.settlement import Kind, Outcome, Payout
 from controller.errors import ConfigError, IllegalAction
 from controller.game.records import TABLE_VARIANT
 from controller.ports import Lamp, LampPattern, LockShoe, SetLamp, UnlockShoe
+from tests.controller.blackjack.bj_script import (
+    DOUBLE,
+    EVEN_MONEY,
+    INSURANCE_CLOSED,
+    NEXT,
+    NO_MORE_BETS,
+    SPLIT,
+    VOID_HAND,
+    ScriptedTable,
+    start,
+)
 
 
 def wager_payouts(script: ScriptedTable) -> list[tuple[int, int, int, Outcome, int]]:

@@ -5,7 +5,6 @@ before the fix."""
 from __future__ import annotations
 
 import pytest
-from bj_script import DOUBLE, INSURANCE_CLOSED, NEXT, SPLIT, VOID_HAND, ScriptedTable, start
 
 from controller.blackjack.display import snapshot
 from controller.blackjack.game import BlackjackGame
@@ -34,6 +33,15 @@ from controller.ports import (
     UnlockShoe,
 )
 from controller.shoe_audit import ShoeReport
+from tests.controller.blackjack.bj_script import (
+    DOUBLE,
+    INSURANCE_CLOSED,
+    NEXT,
+    SPLIT,
+    VOID_HAND,
+    ScriptedTable,
+    start,
+)
 
 
 def insured(**variant: object) -> ScriptedTable:

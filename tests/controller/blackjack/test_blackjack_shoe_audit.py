@@ -7,13 +7,12 @@ reconciles what was seen against the shoe."""
 
 from __future__ import annotations
 
-from bj_script import NEXT, NO_MORE_BETS, ScriptedTable, start
-
 from controller.blackjack.records import HoldDecision, Violation
 from controller.blackjack.rules import Variants
 from controller.cards import Card
 from controller.ports import LockShoe
 from controller.shoe_audit import BLACKJACK_RULE, ShoeAudit, ShoeReport
+from tests.controller.blackjack.bj_script import NEXT, NO_MORE_BETS, ScriptedTable, start
 
 FOUR_DECKS = Variants(decks=4, cut_card_from_end=52)
 FOUR_BOXES = {"box1": 10, "box2": 10, "box3": 10, "box4": 10}

@@ -5,11 +5,11 @@ total the dealer is shown, a box's stakes and its clearing for the next round.""
 from __future__ import annotations
 
 import pytest
-from bites_support import dealt
 
 from controller.blackjack.display import snapshot
 from controller.blackjack.hand import Box, Hand, card_value
 from controller.cards import Card
+from tests.support.blackjack import dealt
 
 
 def hand(text: str, from_split: bool = False, split_aces: bool = False) -> Hand:

@@ -9,8 +9,6 @@ from __future__ import annotations
 import logging
 
 import pytest
-from bites_support import ROUND_STATES, at, betting, dealt
-from bj_script import DOUBLE, NEXT, NO_MORE_BETS, VOID_HAND
 
 from controller.blackjack.records import (
     Doubled,
@@ -22,6 +20,8 @@ from controller.blackjack.records import (
 from controller.blackjack.rules import OddStakes, Variants
 from controller.game.chips import PayoutMismatch
 from controller.game.records import TABLE_VARIANT, ActionRefused
+from tests.controller.blackjack.bj_script import DOUBLE, NEXT, NO_MORE_BETS, VOID_HAND
+from tests.support.blackjack import ROUND_STATES, at, betting, dealt
 
 # --- 4.1 / 4.2: the bet spots -----------------------------------------------------------------
 

@@ -6,17 +6,6 @@ readers' events that hold it, and its rules API passing every argument through.
 from __future__ import annotations
 
 import pytest
-from bites_support import betting, dealt, refusal, refused
-from bj_script import (
-    DOUBLE,
-    EVEN_MONEY,
-    INSURANCE_CLOSED,
-    NEXT,
-    NO_MORE_BETS,
-    SPLIT,
-    VOID_HAND,
-    ScriptedTable,
-)
 
 from controller.blackjack.machine import BlackjackTable
 from controller.blackjack.records import HoldDecision, Violation
@@ -37,6 +26,18 @@ from controller.ports import (
     SetLamp,
     UnlockShoe,
 )
+from tests.controller.blackjack.bj_script import (
+    DOUBLE,
+    EVEN_MONEY,
+    INSURANCE_CLOSED,
+    NEXT,
+    NO_MORE_BETS,
+    SPLIT,
+    VOID_HAND,
+    ScriptedTable,
+)
+from tests.support.blackjack import betting, dealt, refused
+from tests.support.refusals import refusal
 
 # --- the console's buttons -------------------------------------------------------------------
 

@@ -4,11 +4,11 @@ each next round counted on and cleared of the last one's money (4.1)."""
 
 from __future__ import annotations
 
-from bites_support import betting, refusal
-from bj_script import NEXT, NO_MORE_BETS
-
 from controller.blackjack.machine import BlackjackTable
 from controller.blackjack.records import RoundSettled
+from tests.controller.blackjack.bj_script import NEXT, NO_MORE_BETS
+from tests.support.blackjack import betting
+from tests.support.refusals import refusal
 
 
 def test_rule_4_1_a_fresh_table_shows_no_round_money_or_deal() -> None:

@@ -6,21 +6,12 @@ Refusals are checked word for word: the reason is what the dealer reads.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from controller.errors import IllegalAction
 from controller.poker.betting import BettingRound
 from controller.poker.records import ActionTaken
 from controller.poker.rules import PokerRules
-
-
-def refusal(action: Callable[[], Any]) -> tuple[str, str]:
-    try:
-        action()
-    except IllegalAction as exc:
-        return exc.rule, exc.reason
-    raise AssertionError("the action was allowed; a refusal was expected")
+from tests.support.refusals import refusal
 
 
 def first_round(

@@ -6,26 +6,14 @@ Refusals and violations are checked word for word: the reason is what the dealer
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from poker_support import cards
-
 from controller.cards import Card
-from controller.errors import IllegalAction
 from controller.game.records import Violation
 from controller.poker.draw import Draw
 from controller.poker.records import DrawTaken, ReshuffleAllowed
+from tests.support.poker import cards
+from tests.support.refusals import refusal
 
 HANDS = {3: "As Ks Qs Js 9h", 4: "2c 3c 4c 5c 7d", 1: "8h 8d 8c 6s 6h"}
-
-
-def refusal(action: Callable[[], Any]) -> tuple[str, str]:
-    try:
-        action()
-    except IllegalAction as exc:
-        return exc.rule, exc.reason
-    raise AssertionError("the action was allowed; a refusal was expected")
 
 
 def draw(stub: int = 30, burn: bool = False, hands: dict[int, str] | None = None) -> Draw:

@@ -4,7 +4,6 @@ pots, 11.4(c)'s exposure, 11.4(d)'s split and the balance."""
 from __future__ import annotations
 
 import pytest
-from poker_support import cards
 
 from controller.errors import BalanceError, IllegalAction
 from controller.poker.pots import (
@@ -22,6 +21,7 @@ from controller.poker.showdown import (
     settle_showdown,
     verify_request_to_see,
 )
+from tests.support.poker import cards
 
 KINGS = "Ks Kh 7d 5c 2s"
 KINGS_TOO = "Kd Kc 7s 5h 2d"  # the same value as KINGS

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-from poker_support import deal, drawing, flat_call, shoe, stand_pat, table_with, unseen
 
 from controller.app.config import parse_config
 from controller.errors import ConfigError, IllegalAction
@@ -23,6 +22,7 @@ from controller.poker.records import (
 from controller.poker.rules import PokerRules
 from controller.poker.table import HoldDecision, Output, PokerTable
 from controller.ports import ConsoleAction
+from tests.support.poker import deal, drawing, flat_call, shoe, stand_pat, table_with, unseen
 
 EXAMPLE = (Path(__file__).resolve().parents[3] / "examples" / "poker-table.toml").read_text()
 

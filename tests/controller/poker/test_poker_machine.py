@@ -7,7 +7,6 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from poker_support import deal, table_with
 
 from controller.cards import DECK
 from controller.game.records import Violation
@@ -18,6 +17,7 @@ from controller.poker.rules import PokerRules
 from controller.poker.simulate import _act, play_hand, simulate
 from controller.poker.table import PokerTable
 from controller.ports import CardDrawn
+from tests.support.poker import deal, table_with
 
 
 def test_the_committed_diagram_is_the_machines_own() -> None:

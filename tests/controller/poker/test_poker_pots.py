@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from poker_support import cards
 
 from controller.errors import BalanceError, ConfigError
 from controller.poker.pots import (
@@ -18,6 +17,7 @@ from controller.poker.pots import (
     take_rake,
 )
 from controller.poker.rules import PokerRules
+from tests.support.poker import cards
 
 
 def test_side_pots_by_all_in_level_and_folded_chips_stay_in() -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from poker_support import betting, deal, drawing, flat_call, shoe, stand_pat, table_with, unseen
 
 from controller.errors import IllegalAction
 from controller.game.records import Violation
@@ -17,6 +16,16 @@ from controller.poker.records import (
 )
 from controller.poker.table import HoldDecision, Output, PokerTable
 from controller.ports import Lamp, LampPattern, LockShoe, SetLamp, ShowLimits
+from tests.support.poker import (
+    betting,
+    deal,
+    drawing,
+    flat_call,
+    shoe,
+    stand_pat,
+    table_with,
+    unseen,
+)
 
 
 def settled(out: Sequence[object]) -> HandSettled:

@@ -5,16 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from poker_support import (
-    cards,
-    deal,
-    flat_call,
-    shoe,
-    stand_pat,
-    table_with,
-    to_act,
-    unseen,
-)
 
 from controller.errors import IllegalAction
 from controller.poker.console import apply_console
@@ -30,6 +20,16 @@ from controller.ports import (
     ShowButtonPosition,
     SupervisorAction,
     UnlockShoe,
+)
+from tests.support.poker import (
+    cards,
+    deal,
+    flat_call,
+    shoe,
+    stand_pat,
+    table_with,
+    to_act,
+    unseen,
 )
 
 

@@ -7,13 +7,12 @@ defective-deck definition has no clause number in docs/rules/."""
 
 from __future__ import annotations
 
-from poker_support import deal, flat_call, shoe, table_with, unseen
-
 from controller.cards import Card
 from controller.game.records import Violation
 from controller.poker.table import HoldDecision, PokerTable
 from controller.ports import LockShoe
 from controller.shoe_audit import POKER_RULE, ShoeReport
+from tests.support.poker import deal, flat_call, shoe, table_with, unseen
 
 
 def to_the_draw() -> PokerTable:

@@ -6,13 +6,7 @@ and violations are checked word for word: the reason is what the dealer reads.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from poker_support import cards, deal, drawing, flat_call, shoe, stand_pat, table_with, to_act
-
 from controller.cards import Card
-from controller.errors import IllegalAction
 from controller.game.records import HoldCleared, Violation
 from controller.poker.records import (
     ActionTaken,
@@ -35,14 +29,8 @@ from controller.ports import (
     SetLamp,
     UnlockShoe,
 )
-
-
-def refusal(action: Callable[[], Any]) -> tuple[str, str]:
-    try:
-        action()
-    except IllegalAction as exc:
-        return exc.rule, exc.reason
-    raise AssertionError("the action was allowed; a refusal was expected")
+from tests.support.poker import cards, deal, drawing, flat_call, shoe, stand_pat, table_with, to_act
+from tests.support.refusals import refusal
 
 
 def three() -> PokerTable:

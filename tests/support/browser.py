@@ -16,15 +16,6 @@ from controller.cards import Card
 from controller.ports import ConsoleAction, DealerSignedIn
 from sim_hardware.shoe import SimulatedShoe
 
-CHROMIUM = Path("/usr/bin/chromium")
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PIN = "7391"  # the supervisor's
 SUPERVISOR = StaffMember("s14", "Aroha Ngata", "supervisor", hash_pin(PIN, log2_n=10))
 DEALER_PIN = "2580"

@@ -1,31 +1,16 @@
 """Builders shared by the blackjack ``*_bites.py`` files (`make mutate`): one place to build a
-table at a given point of the round, and to read a refusal exactly, so each bites file
-states only the rule it pins.
-
-A refusal is read word for word (rule and reason) because the reason is what the dealer
-reads on the status display: a changed or dropped reason is a fault the tests must see.
+table at a given point of the round, and to read what it refused, so each bites file states
+only the rule it pins (a raised refusal: `tests.support.refusals.refusal`, read word for
+word, rule and reason, because the reason is what the dealer reads on the status display).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from bj_script import NEXT, NO_MORE_BETS, ScriptedTable
-
 from controller.blackjack.rules import Variants
-from controller.errors import IllegalAction
 from controller.game.records import ActionRefused
-
-
-def refusal(action: Callable[[], Any]) -> tuple[str, str]:
-    """The (rule, reason) of the `IllegalAction` ``action`` raises; fails if it does not
-    (a `TypeError` or any other error is not a refusal and propagates)."""
-    try:
-        action()
-    except IllegalAction as exc:
-        return exc.rule, exc.reason
-    raise AssertionError("the action was allowed; a refusal was expected")
+from tests.controller.blackjack.bj_script import NEXT, NO_MORE_BETS, ScriptedTable
 
 
 def refused(out: list[Any]) -> list[tuple[str, str, str]]:

@@ -13,9 +13,7 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
-import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -25,18 +23,13 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.app.config import TableConfig, load_config
+from sim_hardware.testbed import free_port
 from tests.needs import missing
+from tests.support.cli import tablectl_command
 
 ROOT = Path(__file__).resolve().parents[2]
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 SCHEMAS = ROOT / "docs" / "mqtt-schema"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class Broker:
@@ -234,10 +227,6 @@ def schema_validator(name: str) -> Callable[[Any], None]:
     return validator.validate
 
 
-def tablectl(*args: str) -> list[str]:
-    return [sys.executable, "-m", "controller.app.cli", *args]
-
-
 class DemoTable:
     """`tablectl demo` in a subprocess: a blackjack table playing by itself on the
     simulators. Counts the dealer's actions from its output, to wait on."""
@@ -245,7 +234,7 @@ class DemoTable:
     def __init__(self, config: Path, journal: Path, pace: float = 0.02) -> None:
         self.config, self.pace = config, pace
         self.proc = subprocess.Popen(
-            tablectl(
+            tablectl_command(
                 "demo",
                 "--config",
                 str(config),
