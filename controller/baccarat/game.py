@@ -16,8 +16,8 @@ from controller.baccarat.records import CoupResult, HoldDecision, Payout
 from controller.baccarat.rules import BaccaratRules
 from controller.baccarat.table import BaccaratTable
 from controller.game.contract import GameSpec, Step, call_console, figures_from, wager_limits
+from controller.game.jsonable import to_jsonable
 from controller.game.records import DecisionOffer, defined_in, offers
-from controller.journal import to_jsonable
 from controller.ports import (
     ConsoleAction,
     ConsoleButton,

@@ -19,8 +19,8 @@ from controller.blackjack.settlement import Payout
 from controller.errors import IllegalAction
 from controller.game import chips
 from controller.game.contract import GameSpec, Step, call_console, figures_from
+from controller.game.jsonable import to_jsonable
 from controller.game.records import DecisionOffer, defined_in, offers
-from controller.journal import to_jsonable
 from controller.ports import (
     ConsoleAction,
     ConsoleButton,

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from controller.game.contract import GameSpec, Step, figures_from, wager_limits
+from controller.game.jsonable import to_jsonable
 from controller.game.records import DecisionOffer, defined_in, offers
-from controller.journal import to_jsonable
 from controller.poker import console, records
 from controller.poker.display import status
 from controller.poker.rules import PokerRules
