@@ -14,7 +14,7 @@ from controller.blackjack import records
 from controller.blackjack.display import snapshot
 from controller.blackjack.machine import BlackjackTable
 from controller.blackjack.records import HoldDecision
-from controller.blackjack.rules import Variants
+from controller.blackjack.rules import FOREIGN_CARD_RULE, Variants
 from controller.blackjack.settlement import Payout
 from controller.errors import IllegalAction
 from controller.game import chips
@@ -139,6 +139,7 @@ SPEC = GameSpec(
         "maximum_wager": maximum,
     },
     decks=lambda rules: int(rules.decks),
+    foreign_card_rule=FOREIGN_CARD_RULE,  # 3.3: the shoe's 4 to 8 decks
     private_cards=False,  # all face up, no hole card
     round_end="RoundSettled",
     sim_dealer="sim_hardware.dealer:BlackjackDealer",

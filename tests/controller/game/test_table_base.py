@@ -1,7 +1,8 @@
 """The table mechanics every game takes from the kernel rather than copying: a violation
 holds the table through `Hold.violate` (blackjack, baccarat: their machines' ``hold``
-state), and a supervisor clears a HOLD only past `Hold.verify_clear` (every game). Each
-test replaces the kernel's part with a spy: a game with its own copy fails it."""
+state), a supervisor clears a HOLD only past `Hold.verify_clear` (every game); the
+tests of those replace the kernel's part with a spy, so a game with its own copy fails
+them. The shoe audit cites the rule the game gives it, the one its spec names."""
 
 from __future__ import annotations
 
@@ -16,10 +17,12 @@ from controller.blackjack.machine import BlackjackTable
 from controller.blackjack.records import HoldDecision as BlackjackDecision
 from controller.cards import Card
 from controller.errors import IllegalAction
+from controller.game import spec
 from controller.game.hold import Hold
 from controller.game.records import HOLD_PROCEDURE, Violation
 from controller.poker.table import PokerTable
 from controller.ports import CardDrawn
+from controller.shoe_audit import ShoeAudit
 
 
 class Spy:
@@ -84,3 +87,22 @@ def test_hold_procedure_every_game_clears_only_past_the_kernels_verify_clear(
         "the table is not on hold",
     )
     assert verify.calls == [("Ana",)]
+
+
+def _audits(thing: object, depth: int = 3) -> list[ShoeAudit]:
+    """The shoe audits a game holds, wherever among its parts."""
+    if isinstance(thing, ShoeAudit):
+        return [thing]
+    if depth == 0 or not hasattr(thing, "__dict__"):
+        return []
+    return [audit for part in vars(thing).values() for audit in _audits(part, depth - 1)]
+
+
+@pytest.mark.parametrize("name", ["blackjack", "poker", "baccarat"])
+def test_each_games_shoe_audit_cites_the_rule_its_spec_names(name: str) -> None:
+    """The shoe audit holds no game's rule: the game gives it, and says which in its spec
+    (the rule a foreign card breaks, and an unknown tag or a reader lost mid-deal)."""
+    game = spec(name)
+    audits = {id(audit): audit for audit in _audits(game.make(game.rules()))}  # one shoe
+    assert game.foreign_card_rule is not None
+    assert [audit.rule for audit in audits.values()] == [game.foreign_card_rule]
