@@ -68,13 +68,12 @@ from controller.journal_rows import (  # the rows as data (journal_rows.py), re-
     entry_from_sql,
     plain_row_hash,
     row_hash,
-    to_jsonable,
 )
 
 __all__ = [
     "EVENT_TYPES", "FORMAT", "GENESIS", "MIN_KEY_BYTES", "ROTATED", "Checkpoint", "Entry", "Head",
     "Journal", "JournalCorrupt", "JournalError", "Row", "as_row", "canonical", "checkpoint_path",
-    "decode_event", "plain_row_hash", "row_hash", "to_jsonable",
+    "decode_event", "plain_row_hash", "row_hash",
 ]  # fmt: skip
 
 GENESIS = "0" * 64

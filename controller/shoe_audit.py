@@ -10,17 +10,12 @@ recorded, never dropped or "fixed"). At the shuffle, `shoe_end` reconciles the c
 seen against the composition: ``extra`` (seen more often than the shoe holds) and
 ``unseen`` (not seen: behind the cutting card, or missing from the shoe).
 
-Which rule a foreign card breaks. No clause in docs/rules/ speaks of a foreign card in
-so many words, so each game cites the nearest:
-
-- blackjack `BLACKJACK_RULE` = "3.3": the amended rule 3.3 (NZ Gazette 1999 No. 9 p. 230)
-  fixes the shoe at 4 to 8 decks, so a card beyond N decks' copies is not of the shoe;
-  (the 1994 rule 3.3, "no player or spectator handles, alters or withdraws cards", is
-  the neighbouring clause a substituted card also breaks);
-- draw poker `POKER_RULE` = "11.2": the deal of one 52-card deck; the Division 13
-  definition of a defective deck ("wrong count, duplicates, jokers...", 1999 No. 11
-  pp. 266-269) has no clause number in docs/rules/, and `controller.poker.table` already
-  cites 11.2 for a card dealt twice.
+Which rule a foreign card breaks is the game's to say: no clause of the rules speaks of a
+foreign card in so many words, so each game cites its nearest, gives it to its `ShoeAudit`
+and names it in its `GameSpec` (``foreign_card_rule``): blackjack's
+`controller.blackjack.rules.FOREIGN_CARD_RULE`, draw poker's
+`controller.poker.machine.FOREIGN_CARD_RULE`, baccarat's
+`controller.baccarat.rules.CARDS_RULE`. A new game brings its own.
 
 Sans-I/O and game-agnostic: the game says when the shoe was shuffled (`shuffled`), which
 cards came back into play legitimately (`returned`, for poker's 11.3(b) reshuffle of the
@@ -36,16 +31,11 @@ from controller.cards import DECK, Card, shoe_cards
 from controller.ports import DeviceFault, DeviceLost, Event, Fault
 
 __all__ = [
-    "BLACKJACK_RULE",
-    "POKER_RULE",
     "ForeignCard",
     "ShoeAudit",
     "ShoeReport",
     "reader_hold",
 ]
-
-BLACKJACK_RULE = "3.3"
-POKER_RULE = "11.2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +89,8 @@ class ShoeReport:
 
 
 class ShoeAudit:
-    """Counts the cards read since the last shuffle of an N-deck shoe."""
+    """Counts the cards read since the last shuffle of an N-deck shoe; ``rule`` is the one
+    the game says a foreign card breaks (its spec's ``foreign_card_rule``)."""
 
     __slots__ = ("_holds", "_seen", "_tags", "decks", "rule")
 

@@ -65,6 +65,7 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
     ),
     "controller/journal.py": (["<module>"], _JOURNAL),
     "controller/journal_rows.py": (["<module>", "_event_types"], _JOURNAL),
+    "controller/game/jsonable.py": (["<module>"], _JOURNAL),
     "controller/shoe_audit.py": (
         ["<module>"],
         [

@@ -39,7 +39,7 @@ BLACKJACK = SoakProfile(
         "dealer_drawing",
     ),
     rest_states=("round_over", "betting"),
-    foreign_card_rule="3.3",  # controller.shoe_audit.BLACKJACK_RULE
+    foreign_card_rule="3.3",  # controller.blackjack.rules.FOREIGN_CARD_RULE
     dealer_options={"insurance_sensors": False},
 )
 

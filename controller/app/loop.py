@@ -77,6 +77,7 @@ from controller.app.loop_parts import from_console as _from_console
 from controller.app.loop_parts import wall as _wall
 from controller.errors import IllegalAction, TableError
 from controller.game import ActionRefused, Game
+from controller.game.jsonable import to_jsonable
 from controller.journal import (
     Entry,
     Journal,
@@ -84,7 +85,6 @@ from controller.journal import (
     Row,
     as_row,
     decode_event,
-    to_jsonable,
 )
 from controller.ports import (
     CardDrawn,

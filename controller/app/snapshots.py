@@ -52,7 +52,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.game import Game
-from controller.journal import canonical, to_jsonable
+from controller.game.jsonable import to_jsonable
+from controller.journal import canonical
 from controller.ports import Command, DealerSignedIn
 
 FORMAT = 1

@@ -47,7 +47,8 @@ from controller.app.supervisor import on_demo_pins
 from controller.app.web import CONSOLE, status_server
 from controller.app.witnessed_head import check_witnessed_head
 from controller.game import Game
-from controller.journal import Journal, JournalCorrupt, to_jsonable
+from controller.game.jsonable import to_jsonable
+from controller.journal import Journal, JournalCorrupt
 from controller.ports import DeviceLost, DeviceRestored, ShowLimits
 from drivers.realtime import use_realtime
 

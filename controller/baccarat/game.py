@@ -13,11 +13,11 @@ from typing import Any
 from controller.baccarat import records
 from controller.baccarat.display import snapshot
 from controller.baccarat.records import CoupResult, HoldDecision, Payout
-from controller.baccarat.rules import BaccaratRules
+from controller.baccarat.rules import CARDS_RULE, BaccaratRules
 from controller.baccarat.table import BaccaratTable
 from controller.game.contract import GameSpec, Step, call_console, figures_from, wager_limits
+from controller.game.jsonable import to_jsonable
 from controller.game.records import DecisionOffer, defined_in, offers
-from controller.journal import to_jsonable
 from controller.ports import (
     ConsoleAction,
     ConsoleButton,
@@ -89,6 +89,7 @@ SPEC = GameSpec(
     decisions={d.value: BaccaratTable.supervisor_clear for d in HoldDecision},
     from_limits=wager_limits,
     decks=lambda rules: int(rules.decks),
+    foreign_card_rule=CARDS_RULE,  # NSW Baccarat 3.1: the shoe's 6 or 8 decks of 52
     private_cards=False,  # every card is dealt face up
     round_end="CoupSettled",
     sim_dealer="sim_hardware.baccarat_dealer:BaccaratDealer",

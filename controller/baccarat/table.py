@@ -19,8 +19,6 @@ does a few dict lookups and at most two triggers per card.
 
 from __future__ import annotations
 
-import logging
-
 from controller.baccarat import tableau
 from controller.baccarat.calls import Due, card_due, stray_card
 from controller.baccarat.phases import DEALING, FACTS, LAMPS, Phases
@@ -71,7 +69,6 @@ from controller.shoe_audit import ShoeAudit, reader_hold
 
 __all__ = ["BaccaratTable"]
 
-log = logging.getLogger(__name__)
 
 POINTS = tableau.POINTS
 
@@ -452,25 +449,13 @@ class BaccaratTable:
     def violate(
         self, rule: str, message: str, card: Card | None = None, by: str = "the shoe"
     ) -> None:
-        """Record the violation, lock the gate and hold the table (docs/architecture.md)."""
-        state = self._phases.state
-        violation = Violation(
-            rule, message, None if card is None else str(card), state=state, by=by
-        )
-        log.warning("HOLD: rule %s: %s (card %s)", rule, message, violation.card)
-        self._hold.note(violation, card, state)
-        self._out.append(violation)
-        if state != "hold":
-            self._hold.held_from = state
-            self._phases.fire("raise_hold")
+        """Hold the table on ``rule`` (the kernel's `Hold.violate`)."""
+        self._out.append(self._hold.violate(self._phases, rule, message, card, by))
 
     def supervisor_clear(self, who: str, decision: str) -> HoldCleared:
         """A supervisor (named) clears the HOLD: the card(s) out of turn are burned and the
         coup goes on as the Table of Play says, or the coup is void (every wager back)."""
-        if self._phases.state != "hold":
-            refuse(HOLD_PROCEDURE, "the table is not on hold")
-        if not who.strip():
-            refuse(HOLD_PROCEDURE, "a supervisor clearing a hold must be named")
+        self._hold.verify_clear(who)
         try:
             chosen = HoldDecision(decision)
         except ValueError:

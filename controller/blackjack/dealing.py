@@ -25,7 +25,6 @@ from controller.blackjack.records import (
     Output,
     RemovalConfirmed,
     ShuffleDue,
-    Violation,
 )
 from controller.blackjack.round import Round, refuse
 from controller.blackjack.rules import Variants
@@ -36,7 +35,7 @@ from controller.cards import ACE, Card
 from controller.errors import IllegalAction
 from controller.game.chips import Sensing, SettlementCheck
 from controller.game.hold import Hold
-from controller.game.records import HOLD_PROCEDURE, TABLE_VARIANT
+from controller.game.records import TABLE_VARIANT
 from controller.shoe_audit import ShoeAudit
 
 __all__ = ["Dealing"]
@@ -363,28 +362,16 @@ class Dealing:
     def violate(
         self, rule: str, message: str, card: Card | None = None, by: str = "the shoe"
     ) -> None:
-        """Record the violation, lock the gate and hold the table (docs/architecture.md).
-        ``by``: who raised it (the shoe's card, a button, a sensor), for the HOLD banner."""
-        state = self.phases.state
-        violation = Violation(
-            rule, message, None if card is None else str(card), state=state, by=by
-        )
-        log.warning("HOLD: rule %s: %s (card %s)", rule, message, violation.card)
-        self.hold.note(violation, card, state)
-        self.out.append(violation)
-        if state != "hold":
-            self.hold.held_from = state
-            self.phases.fire("raise_hold")
+        """Hold the table on ``rule`` (the kernel's `Hold.violate`). ``by``: who raised it
+        (the shoe's card, a button, a sensor), for the HOLD banner."""
+        self.out.append(self.hold.violate(self.phases, rule, message, card, by))
 
     def supervisor_clear(
         self, who: str, decision: HoldDecision, box: int | None = None
     ) -> HoldCleared:
         """A supervisor (named, for the journal) clears the HOLD with a decision: keep the
         card(s), void the round's hand, or void one ``box``'s hand (9.6) and play on."""
-        if self.phases.state != "hold":
-            refuse(HOLD_PROCEDURE, "the table is not on hold")
-        if not who.strip():
-            refuse(HOLD_PROCEDURE, "a supervisor clearing a hold must be named")
+        self.hold.verify_clear(who)
         if decision is HoldDecision.VOID_BOX:
             if box is None:
                 refuse("9.6", "say which box's hand to void")

@@ -14,13 +14,13 @@ from controller.blackjack import records
 from controller.blackjack.display import snapshot
 from controller.blackjack.machine import BlackjackTable
 from controller.blackjack.records import HoldDecision
-from controller.blackjack.rules import Variants
+from controller.blackjack.rules import FOREIGN_CARD_RULE, Variants
 from controller.blackjack.settlement import Payout
 from controller.errors import IllegalAction
 from controller.game import chips
 from controller.game.contract import GameSpec, Step, call_console, figures_from
+from controller.game.jsonable import to_jsonable
 from controller.game.records import DecisionOffer, defined_in, offers
-from controller.journal import to_jsonable
 from controller.ports import (
     ConsoleAction,
     ConsoleButton,
@@ -139,6 +139,7 @@ SPEC = GameSpec(
         "maximum_wager": maximum,
     },
     decks=lambda rules: int(rules.decks),
+    foreign_card_rule=FOREIGN_CARD_RULE,  # 3.3: the shoe's 4 to 8 decks
     private_cards=False,  # all face up, no hole card
     round_end="RoundSettled",
     sim_dealer="sim_hardware.dealer:BlackjackDealer",

@@ -58,7 +58,7 @@ from controller.blackjack.records import (
     WagerPlaced,
 )
 from controller.blackjack.round import Round, refuse
-from controller.blackjack.rules import Variants
+from controller.blackjack.rules import FOREIGN_CARD_RULE, Variants
 from controller.blackjack.settlement import Payout
 from controller.blackjack.shoe import ShuffleTracker
 from controller.cards import Card
@@ -82,7 +82,7 @@ from controller.ports import (
     SpotOccupied,
     UnlockShoe,
 )
-from controller.shoe_audit import BLACKJACK_RULE, ShoeAudit, reader_hold
+from controller.shoe_audit import ShoeAudit, reader_hold
 
 __all__ = ["STATES", "TRANSITIONS", "BlackjackTable"]
 
@@ -96,7 +96,7 @@ class BlackjackTable:
     def __init__(self, variants: Variants | None = None) -> None:
         self.variants = variants = variants or Variants()
         self.shuffle = ShuffleTracker()
-        self.audit = ShoeAudit(variants.decks, BLACKJACK_RULE)  # foreign cards (3.3)
+        self.audit = ShoeAudit(variants.decks, FOREIGN_CARD_RULE)  # foreign cards (3.3)
         self._play = Round(variants.boxes)
         self._hold = Hold("round_over")  # the HOLD every game shares (controller.game.hold)
         self._out: list[Output] = []
@@ -144,7 +144,7 @@ class BlackjackTable:
             self._door_level = event.door_open
         elif (held := reader_hold(event, self._gate_locked is False)) is not None:
             message, by = held  # an unknown tag, or a reader lost with the gate open
-            self._flow.violate(BLACKJACK_RULE, message, None, by)
+            self._flow.violate(FOREIGN_CARD_RULE, message, None, by)
         return self.take_outputs()
 
     def take_outputs(self) -> list[Output]:

@@ -13,7 +13,14 @@ from enum import StrEnum
 from controller.errors import ConfigError
 from controller.game.chips import WinningsPaid
 
-__all__ = ["DealerBlackjackTakes", "DoubleOn", "OddStakes", "Variants"]
+__all__ = ["FOREIGN_CARD_RULE", "DealerBlackjackTakes", "DoubleOn", "OddStakes", "Variants"]
+
+FOREIGN_CARD_RULE = "3.3"
+"""The rule a card the shoe cannot hold breaks (`controller.shoe_audit`): the amended rule
+3.3 (NZ Gazette 1999 No. 9 p. 230) fixes the shoe at 4 to 8 decks, so a card beyond N
+decks' copies is not of the shoe (the 1994 rule 3.3, "no player or spectator handles,
+alters or withdraws cards", is the neighbouring clause a substituted card also breaks).
+An unknown RFID tag, or a reader lost with the gate open, holds the table under it too."""
 
 
 class DoubleOn(StrEnum):

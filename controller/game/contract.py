@@ -114,6 +114,9 @@ class GameSpec:
     - ``from_limits``: rule fields set from ``[limits]`` (minimum, maximum, chip unit),
       never from the game's own section;
     - ``decks``: how many decks its shoe holds (the simulated shoe loads them);
+    - ``foreign_card_rule``: the rule a card its shoe cannot hold breaks, the one its shoe
+      audit cites (`controller.shoe_audit`: no clause names a foreign card, so each game
+      cites its nearest); None: the game keeps no shoe audit;
     - ``private_cards``: players' cards are private (the pit withholds them);
     - ``round_end``: the record kind that ends a round (the pit's hand-end marker);
     - ``sim_dealer``: ``"module:function"`` of its scripted dealer (`tablectl demo`),
@@ -142,6 +145,7 @@ class GameSpec:
     decisions: Mapping[str, Callable[..., Any]]
     from_limits: Callable[[int, int, int], dict[str, Any]] = _no_limits
     decks: Callable[[Any], int] = _one_deck
+    foreign_card_rule: str | None = None
     private_cards: bool = False
     round_end: str | None = None
     sim_dealer: str | None = None

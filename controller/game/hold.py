@@ -6,23 +6,38 @@ gate locks, the red lamp flashes, and nothing is dealt or bet until a supervisor
 clears it with a decision (`HoldCleared`). The game decides what the decision does to the
 card that came out under the HOLD; this part keeps the violations and those cards.
 
-Poker holds on its first violation and one card (`raise_`, `clear`); blackjack shows every
-violation raised while held and routes every card that came out under the HOLD, each with
-the state it was judged in, once the supervisor keeps them (`note`, `take_violations`).
+Poker holds on its first violation and one card (`raise_`, `clear`). A game whose machine
+has a ``hold`` state (blackjack, baccarat: `controller.game.machine.HOLD_FACTS`) holds
+through `violate`, which moves its machine there; it shows every violation raised while
+held and routes every card that came out under the HOLD, each with the state it was judged
+in, once the supervisor keeps them (`note`, `take_violations`). Every game lets a
+supervisor clear only through `verify_clear`.
 """
 
 from __future__ import annotations
 
 import logging
+from typing import Protocol
 
 from controller.cards import Card
 from controller.errors import IllegalAction
 from controller.game.records import HOLD_PROCEDURE, HoldCleared, Violation
 from controller.ports import Command, Lamp, LampPattern, LockShoe, SetLamp
 
-__all__ = ["Hold"]
+__all__ = ["HOLD_STATE", "Hold", "HoldingPhases"]
 
 log = logging.getLogger(__name__)
+
+HOLD_STATE = "hold"  # the state a game's machine holds in (its facts: HOLD_FACTS)
+
+
+class HoldingPhases(Protocol):
+    """A game's machine with a ``hold`` state: its state, and ``fire("raise_hold")`` that
+    moves every other state there (`controller.game.machine.fire`)."""
+
+    state: str
+
+    def fire(self, trigger: str) -> None: ...
 
 
 class Hold:
@@ -46,6 +61,30 @@ class Hold:
         self.violations.append(violation)
         if card is not None:
             self.cards.append((card, judged_in))
+
+    def violate(
+        self,
+        phases: HoldingPhases,
+        rule: str,
+        message: str,
+        card: Card | None = None,
+        by: str = "the shoe",
+    ) -> Violation:
+        """Hold the table on a broken ``rule`` (docs/architecture.md, "The runtime model"):
+        the `Violation` for the journal, naming the state it was judged in and ``by`` whom it
+        was raised (the shoe's card, a button, a sensor: the HOLD banner says it); kept with
+        ``card`` (`note`); the machine moves to its ``hold`` state, where its facts lock the
+        gate and flash the red lamp. Already held, the HOLD stays as it is and this one is kept."""
+        state = phases.state
+        violation = Violation(
+            rule, message, None if card is None else str(card), state=state, by=by
+        )
+        log.warning("HOLD: rule %s: %s (card %s)", rule, message, violation.card)
+        self.note(violation, card, state)
+        if state != HOLD_STATE:
+            self.held_from = state
+            phases.fire("raise_hold")
+        return violation
 
     def take_violations(self) -> tuple[Violation, ...]:
         """The violations a supervisor clears; the HOLD keeps the cards for the game."""
@@ -74,11 +113,12 @@ class Hold:
             )
 
     def verify_clear(self, who: str) -> Violation:
-        """The violation a supervisor named ``who`` may clear; `IllegalAction` if none."""
+        """The violation a supervisor named ``who`` may clear: `IllegalAction` when the table
+        is not held, or when ``who`` names nobody (the journal names who cleared it)."""
         if self.violation is None:
-            raise IllegalAction(HOLD_PROCEDURE, "the table is not on HOLD")
-        if not who:
-            raise IllegalAction(HOLD_PROCEDURE, "a supervisor action names who did it")
+            raise IllegalAction(HOLD_PROCEDURE, "the table is not on hold")
+        if not who.strip():
+            raise IllegalAction(HOLD_PROCEDURE, "a supervisor clearing a hold must be named")
         return self.violation
 
     def clear(

@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from controller.game.contract import GameSpec, Step, figures_from, wager_limits
+from controller.game.jsonable import to_jsonable
 from controller.game.records import DecisionOffer, defined_in, offers
-from controller.journal import to_jsonable
 from controller.poker import console, records
 from controller.poker.display import status
+from controller.poker.machine import FOREIGN_CARD_RULE
 from controller.poker.rules import PokerRules
 from controller.poker.table import HoldDecision, PokerTable
 from controller.ports import ConsoleAction, ConsoleButton, DeviceNeeds, Event, Lamp
@@ -77,6 +78,7 @@ SPEC = GameSpec(
     },
     decisions={d.value: PokerTable.supervisor_clear for d in HoldDecision},
     from_limits=wager_limits,
+    foreign_card_rule=FOREIGN_CARD_RULE,  # 11.2: the deal of one 52-card deck
     private_cards=True,  # rule 11.3(a), 11.4(c): players' hands are their own
     round_end="HandSettled",
     sim_dealer="sim_hardware.dealer:PokerDealer",

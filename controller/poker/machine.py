@@ -63,6 +63,12 @@ RULE_OF_TRIGGER = {
 
 
 DEAL_RULE = "11.2"  # the deal precedes 11.2(c); its clauses are not in docs/rules/poker.md
+FOREIGN_CARD_RULE = DEAL_RULE
+"""The rule a card the deck cannot hold breaks (`controller.shoe_audit`): 11.2, the deal of
+one 52-card deck. The Division 13 definition of a defective deck ("wrong count,
+duplicates, jokers...", NZ Gazette 1999 No. 11 pp. 266-269) has no clause number, and the
+table already cites 11.2 for a card dealt twice. An unknown RFID tag, or a reader lost
+with the gate open, holds the table under it too."""
 
 # What each state means at the table: the rule a card there breaks (no card is due) and
 # whether the shoe's gate is open. The lamps follow the betting (controller.poker.table).

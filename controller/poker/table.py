@@ -24,7 +24,7 @@ from controller.game.records import HoldCleared, Violation
 from controller.poker.betting import BettingRound
 from controller.poker.draw import HAND_SIZE, Draw
 from controller.poker.hand import HandField, PokerHand
-from controller.poker.machine import DEAL_RULE, FACTS, Phases
+from controller.poker.machine import DEAL_RULE, FACTS, FOREIGN_CARD_RULE, Phases
 from controller.poker.payout import Awarded, called_seat, hand_awards, pay_hand
 from controller.poker.records import (
     CardSetAside,
@@ -58,7 +58,7 @@ from controller.ports import (
     SupervisorAction,
     UnlockShoe,
 )
-from controller.shoe_audit import POKER_RULE, ShoeAudit, ShoeReport, reader_hold
+from controller.shoe_audit import ShoeAudit, ShoeReport, reader_hold
 
 __all__ = ["HoldDecision", "Output", "PokerTable"]
 
@@ -94,7 +94,7 @@ class PokerTable:
         self._hold = Hold()  # the HOLD every game shares (controller.game.hold)
         self.last_settlement: HandSettled | None = None
         self.showdown_order: Record | None = None
-        self.audit = ShoeAudit(1, POKER_RULE)  # one deck, shuffled for every hand
+        self.audit = ShoeAudit(1, FOREIGN_CARD_RULE)  # one deck, shuffled for every hand
         self._phases = Phases()  # the hand's machine, private: its triggers skip the rules
         self.hand = PokerHand()  # the hand's data (controller.poker.hand), a fresh one each hand
 
@@ -143,7 +143,7 @@ class PokerTable:
             return self.start_hand()
         held = reader_hold(event, FACTS[self.state].gate_open)
         if held is not None:  # an unknown tag, or a reader lost with the gate open
-            violation = Violation(POKER_RULE, f"{held[0]} ({held[1]})")
+            violation = Violation(FOREIGN_CARD_RULE, f"{held[0]} ({held[1]})")
             return self._violate(violation, None, keep_first=self.hold is not None)
         return []
 

@@ -11,7 +11,7 @@ import pytest
 from controller.app.config import parse_config, rules_from_dict
 from controller.blackjack.rules import DoubleOn, Variants
 from controller.errors import ConfigError
-from controller.journal import to_jsonable
+from controller.game.jsonable import to_jsonable
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = (ROOT / "examples" / "blackjack-table.toml").read_text()

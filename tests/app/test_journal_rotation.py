@@ -22,7 +22,8 @@ from controller.app.journal_archive import Archiver, archive_sealed
 from controller.app.journal_rotation import Rotation
 from controller.app.loop import TableLoop
 from controller.app.snapshots import KIND
-from controller.journal import ROTATED, Journal, JournalCorrupt, to_jsonable
+from controller.game.jsonable import to_jsonable
+from controller.journal import ROTATED, Journal, JournalCorrupt
 from controller.journal_set import SetReader, open_live, set_files, verify_set
 from tests.app.loop_play import KEY, new_loop, play
 

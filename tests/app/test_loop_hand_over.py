@@ -18,7 +18,8 @@ import pytest
 from controller.app.loop import TableLoop
 from controller.app.web import StatusServer
 from controller.cards import Card
-from controller.journal import Journal, decode_event, to_jsonable
+from controller.game.jsonable import to_jsonable
+from controller.journal import Journal, decode_event
 from controller.ports import ConsoleButton, Lamp
 from tests.app.loop_play import KEY, new_loop, play
 

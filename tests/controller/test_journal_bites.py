@@ -252,12 +252,12 @@ def test_journal_rows_head_parse_accepts_row_0_and_refuses_the_rest() -> None:
 
 def test_journal_rows_to_jsonable_and_back_for_events() -> None:
     from controller.cards import Card
+    from controller.game.jsonable import to_jsonable
     from controller.journal_rows import (
         EVENT_TYPES,
         Entry,
         as_row,
         decode_event,
-        to_jsonable,
     )
     from controller.ports import (
         ButtonPressed,
@@ -497,7 +497,7 @@ def test_journal_rows_a_dataclass_never_seen_before_becomes_an_object() -> None:
     import dataclasses
 
     from controller.cards import Card
-    from controller.journal_rows import to_jsonable
+    from controller.game.jsonable import to_jsonable
 
     @dataclasses.dataclass(frozen=True)
     class FreshRecord:

@@ -1,25 +1,30 @@
-"""The duplicate-card detector's edges (`make mutate`): controller/shoe_audit.py, against the
-shoe's composition (blackjack 3.3: 4 to 8 decks; poker 11.2: one deck)."""
+"""The duplicate-card detector's edges (issue 20): controller/shoe_audit.py, against the
+shoe's composition (blackjack 3.3: 4 to 8 decks; poker 11.2: one deck). The rule each
+cites is the game's own, named in its spec."""
 
 from __future__ import annotations
 
+from controller import shoe_audit
+from controller.blackjack.rules import FOREIGN_CARD_RULE as BLACKJACK_RULE
 from controller.cards import DECK, Card
+from controller.game import spec
+from controller.poker.machine import FOREIGN_CARD_RULE as POKER_RULE
 from controller.ports import DeviceFault, DeviceLost, Fault
-from controller.shoe_audit import (
-    BLACKJACK_RULE,
-    POKER_RULE,
-    ForeignCard,
-    ShoeAudit,
-    ShoeReport,
-    reader_hold,
-)
+from controller.shoe_audit import ForeignCard, ShoeAudit, ShoeReport, reader_hold
 
 AS = Card.parse("As")
 KD = Card.parse("Kd")
 
 
-def test_3_3_and_11_2_the_rules_cited() -> None:
+def test_3_3_and_11_2_the_rules_cited_are_the_games_own() -> None:
     assert (BLACKJACK_RULE, POKER_RULE) == ("3.3", "11.2")
+    rules = {name: spec(name).foreign_card_rule for name in ("blackjack", "poker", "baccarat")}
+    assert rules == {"blackjack": "3.3", "poker": "11.2", "baccarat": "NSW Baccarat 3.1"}
+
+
+def test_the_shoe_audit_names_no_games_rule() -> None:
+    """A new game brings its own rule: the audit holds none of any game's."""
+    assert not [name for name in vars(shoe_audit) if name.endswith("_RULE")]
 
 
 def test_11_3b_a_card_returned_that_was_never_seen_does_not_hide_a_later_extra_copy() -> None:

@@ -1,7 +1,12 @@
 """High card, the smallest game the kernel can run: every card from the shoe is seen and
 journaled; after ``cards_per_round`` cards the round ends with the highest card named.
-NEXT starts a round (the shoe's gate unlocks); a card outside a round is a violation that
-holds the table until a supervisor accepts it."""
+NEXT starts a round (the shoe's gate unlocks); a card outside a round, or one its one-deck
+shoe cannot hold, is a violation that holds the table until a supervisor accepts it.
+
+It takes the table mechanics from the kernel, as a game should, and copies none: its
+machine (`PhaseModel`, `fire`) with a ``hold`` state, the HOLD (`Hold.violate`,
+`Hold.verify_clear`) and the shoe audit, citing the rule the game brings and its spec
+names (``foreign_card_rule``)."""
 
 from __future__ import annotations
 
@@ -11,7 +16,9 @@ from typing import Any
 from controller.cards import Card
 from controller.errors import IllegalAction
 from controller.game import GameSpec, Output, Step
-from controller.game.records import DecisionOffer, offers
+from controller.game.hold import Hold
+from controller.game.machine import PhaseModel, fire
+from controller.game.records import HOLD_PROCEDURE, DecisionOffer, HoldCleared, offers
 from controller.ports import (
     ButtonPressed,
     CardDrawn,
@@ -25,6 +32,32 @@ from controller.ports import (
     SupervisorAction,
     UnlockShoe,
 )
+from controller.shoe_audit import ShoeAudit
+
+ROUND_RULE = "toy 1"  # NEXT starts a round, one at a time
+OUTSIDE_RULE = "toy 2"  # a card comes only during a round
+FOREIGN_CARD_RULE = "toy 4"  # a card the one-deck shoe cannot hold (controller.shoe_audit)
+
+TRANSITIONS: list[dict[str, Any]] = [
+    {"trigger": "start", "source": "idle", "dest": "dealing"},
+    {"trigger": "end", "source": "dealing", "dest": "idle"},
+    {"trigger": "raise_hold", "source": ["idle", "dealing"], "dest": "hold"},
+    {"trigger": "resume_idle", "source": "hold", "dest": "idle"},
+    {"trigger": "resume_dealing", "source": "hold", "dest": "dealing"},
+]
+TRIGGER_RULES = {
+    "start": ROUND_RULE,
+    "end": ROUND_RULE,
+    **{t: HOLD_PROCEDURE for t in ("raise_hold", "resume_idle", "resume_dealing")},
+}
+
+
+class ToyPhases(PhaseModel):
+    def __init__(self) -> None:
+        super().__init__(["idle", "dealing", "hold"], TRANSITIONS, "idle")
+
+    def fire(self, trigger: str) -> None:
+        fire(self, trigger, TRIGGER_RULES)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,13 +76,6 @@ class ToyRoundEnded:
     high: str
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class ToyViolation:
-    rule: str
-    message: str
-    card: str
-
-
 class ToyGame:
     name = "toy"
 
@@ -57,8 +83,9 @@ class ToyGame:
         self.rules = rules
         self.round = 0
         self.cards: list[Card] = []
-        self.dealing = False
-        self.hold: ToyViolation | None = None
+        self.phases = ToyPhases()
+        self.hold = Hold()
+        self.audit = ShoeAudit(1, FOREIGN_CARD_RULE)
 
     @property
     def round_no(self) -> int:
@@ -74,38 +101,50 @@ class ToyGame:
         return []
 
     def next(self) -> Step:
-        if self.dealing or self.hold is not None:
-            raise IllegalAction("toy 1", "a round is under way")
-        self.dealing, self.cards = True, []
+        if self.phases.state != "idle":
+            raise IllegalAction(ROUND_RULE, "a round is under way")
+        self.phases.fire("start")
+        self.cards = []
+        self.audit.shuffled()  # the deck is shuffled for every round
         return [UnlockShoe()]
 
     def card_drawn(self, card: Card) -> Step:
-        if not self.dealing:
-            self.hold = ToyViolation("toy 2", "a card outside a round", str(card))
-            return [self.hold, LockShoe(), SetLamp(Lamp.HOLD, LampPattern.FLASH)]
+        foreign = self.audit.see(card)
+        if foreign is not None:
+            return self.violate(foreign.rule, foreign.message, card)
+        if self.phases.state != "dealing":
+            return self.violate(OUTSIDE_RULE, "a card outside a round", card)
         self.cards.append(card)
         out: list[Output] = [ToyCardSeen(str(card), len(self.cards))]
         if len(self.cards) == self.rules.cards_per_round:
             high = max(self.cards, key=lambda c: (c.rank, c.suit))
-            self.dealing = False
+            self.phases.fire("end")
             self.round += 1
             out += [ToyRoundEnded(str(high)), LockShoe()]
         return out
 
+    def violate(self, rule: str, message: str, card: Card) -> Step:
+        violation = self.hold.violate(self.phases, rule, message, card)
+        return [violation, LockShoe(), SetLamp(Lamp.HOLD, LampPattern.FLASH)]
+
     def accept(self, who: str) -> Step:
-        if self.hold is None:
-            raise IllegalAction("toy 3", "the table is not on HOLD")
-        self.hold = None
-        return [SetLamp(Lamp.HOLD, LampPattern.OFF)]
+        """The card stands: set aside, and the table goes on where it was held."""
+        self.hold.verify_clear(who)
+        cleared = HoldCleared(who, "accept", self.hold.take_violations())
+        self.hold.cards.clear()
+        self.phases.fire(f"resume_{self.hold.held_from}")
+        gate = [UnlockShoe()] if self.phases.state == "dealing" else []
+        return [cleared, SetLamp(Lamp.HOLD, LampPattern.OFF), *gate]
 
     def pending(self) -> Step:
         return [LockShoe()]
 
     def view(self) -> dict[str, Any]:
+        held = self.hold.violation
         return {
-            "state": "hold" if self.hold else "dealing" if self.dealing else "idle",
+            "state": self.phases.state,
             "cards": [str(c) for c in self.cards],
-            "hold": None if self.hold is None else dataclasses.asdict(self.hold),
+            "hold": None if held is None else dataclasses.asdict(held),
             "decisions": offers(DecisionOffer("accept", "Accept the card: play goes on")),
         }
 
@@ -117,5 +156,6 @@ SPEC = GameSpec(
     devices=DeviceNeeds(buttons=(ConsoleButton.NEXT,), lamps=(Lamp.HOLD,)),
     console={},
     decisions={"accept": ToyGame.accept},
+    foreign_card_rule=FOREIGN_CARD_RULE,
     round_end="ToyRoundEnded",
 )

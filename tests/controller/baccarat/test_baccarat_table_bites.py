@@ -452,7 +452,7 @@ def test_runtime_model_a_card_out_of_turn_is_named_with_the_state_and_logged(
 ) -> None:
     table = closed(betting_table(), banker=10)
     deal(table, *initial(9, 2))
-    with caplog.at_level(logging.WARNING, logger="controller.baccarat.table"):
+    with caplog.at_level(logging.WARNING, logger="controller.game.hold"):
         out = deal(table, Card.parse("5c"))
     violation = Violation(
         "Natural",

@@ -36,7 +36,7 @@ from controller.baccarat.settlement import (
     void,
 )
 from controller.errors import BalanceError
-from controller.journal_rows import to_jsonable
+from controller.game.jsonable import to_jsonable
 
 COMMISSION = BaccaratRules()
 NO_COMMISSION = BaccaratRules(variant=Variant.NO_COMMISSION)

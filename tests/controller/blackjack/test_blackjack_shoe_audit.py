@@ -10,8 +10,9 @@ from __future__ import annotations
 from controller.blackjack.records import HoldDecision, Violation
 from controller.blackjack.rules import Variants
 from controller.cards import Card
+from controller.game import spec
 from controller.ports import LockShoe
-from controller.shoe_audit import BLACKJACK_RULE, ShoeAudit, ShoeReport
+from controller.shoe_audit import ShoeAudit, ShoeReport
 from tests.controller.blackjack.bj_script import NEXT, NO_MORE_BETS, ScriptedTable, start
 
 FOUR_DECKS = Variants(decks=4, cut_card_from_end=52)
@@ -24,7 +25,7 @@ def test_3_3_a_fifth_ace_of_spades_in_a_four_deck_shoe_holds_the_table() -> None
     assert script.state == "initial_deal"
     out = script.deal("As")  # box 1's second card: a fifth As in four decks
     violations = script.of(Violation, out)
-    assert [v.rule for v in violations] == [BLACKJACK_RULE] == ["3.3"]
+    assert [v.rule for v in violations] == [spec("blackjack").foreign_card_rule] == ["3.3"]
     assert "foreign card" in violations[0].message and violations[0].card == "As"
     assert script.state == "hold"
     assert LockShoe() in out

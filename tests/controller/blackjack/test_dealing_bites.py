@@ -323,7 +323,7 @@ def test_hold_procedure_the_log_names_rule_message_and_card(
 ) -> None:
     s = ScriptedTable()
     s.open()
-    with caplog.at_level(logging.WARNING, logger="controller.blackjack.dealing"):
+    with caplog.at_level(logging.WARNING, logger="controller.game.hold"):
         s.deal("9s")
     assert caplog.messages == [
         "HOLD: rule 4.2: a card before NO MORE BETS: wagers were still open (card 9s)"

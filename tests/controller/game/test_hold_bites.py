@@ -97,13 +97,63 @@ def test_hold_procedure_nothing_to_clear_and_a_nameless_supervisor_are_refused()
     hold = Hold()
     with pytest.raises(IllegalAction) as idle:
         hold.verify_clear("s01")
-    assert (idle.value.rule, idle.value.reason) == (HOLD_PROCEDURE, "the table is not on HOLD")
+    assert (idle.value.rule, idle.value.reason) == (HOLD_PROCEDURE, "the table is not on hold")
     hold.raise_(INSURANCE, ACE)
     with pytest.raises(IllegalAction) as nameless:
         hold.clear("", "accept")
     assert (nameless.value.rule, nameless.value.reason) == (
         HOLD_PROCEDURE,
-        "a supervisor action names who did it",
+        "a supervisor clearing a hold must be named",
     )
     assert hold.violation is INSURANCE  # still held
     assert hold.verify_clear("s01") is INSURANCE
+
+
+class _Machine:
+    """The least a game's machine with a ``hold`` state offers `Hold.violate`."""
+
+    def __init__(self, state: str) -> None:
+        self.state = state
+        self.fired: list[str] = []
+
+    def fire(self, trigger: str) -> None:
+        self.fired.append(trigger)
+        if trigger == "raise_hold":
+            self.state = "hold"
+
+
+def test_hold_procedure_violate_names_the_state_holds_the_machine_and_logs_the_card(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    hold, machine = Hold(), _Machine("dealer_second")
+    with caplog.at_level(logging.WARNING, logger="controller.game.hold"):
+        first = hold.violate(machine, "9.5", "a card before the losing insurance", ACE)
+    assert first == Violation(
+        "9.5", "a card before the losing insurance", "As", state="dealer_second", by="the shoe"
+    )
+    assert (machine.state, machine.fired, hold.held_from) == (
+        "hold",
+        ["raise_hold"],
+        "dealer_second",
+    )
+    assert (hold.violation, hold.card, hold.cards) == (first, ACE, [(ACE, "dealer_second")])
+    assert caplog.messages == ["HOLD: rule 9.5: a card before the losing insurance (card As)"]
+    second = hold.violate(machine, "hold procedure", "a button", None, by="the VOID HAND button")
+    assert (second.state, second.card, second.by) == ("hold", None, "the VOID HAND button")
+    assert machine.fired == ["raise_hold"]  # already held: the machine stays, the HOLD too
+    assert (hold.violation, hold.held_from, hold.violations) == (
+        first,
+        "dealer_second",
+        [first, second],
+    )
+
+
+def test_hold_procedure_a_blank_supervisor_name_is_refused() -> None:
+    hold = Hold()
+    hold.raise_(INSURANCE, ACE)
+    with pytest.raises(IllegalAction) as blank:
+        hold.verify_clear("  ")
+    assert (blank.value.rule, blank.value.reason) == (
+        HOLD_PROCEDURE,
+        "a supervisor clearing a hold must be named",
+    )

@@ -8,10 +8,11 @@ defective-deck definition has no clause number in docs/rules/."""
 from __future__ import annotations
 
 from controller.cards import Card
+from controller.game import spec
 from controller.game.records import Violation
 from controller.poker.table import HoldDecision, PokerTable
 from controller.ports import LockShoe
-from controller.shoe_audit import POKER_RULE, ShoeReport
+from controller.shoe_audit import ShoeReport
 from tests.support.poker import deal, flat_call, shoe, table_with, unseen
 
 
@@ -31,7 +32,7 @@ def test_11_2_a_dealt_card_drawn_again_in_the_draw_is_a_foreign_card() -> None:
     again = table.hands[3][0]  # seat 3 holds it: a second copy came out of the shoe
     out = shoe(table, again)
     violations = [r for r in out if isinstance(r, Violation)]
-    assert [v.rule for v in violations] == [POKER_RULE] == ["11.2"]
+    assert [v.rule for v in violations] == [spec("poker").foreign_card_rule] == ["11.2"]
     assert "foreign card" in violations[0].message
     assert LockShoe() in out
     assert table.hold is not None and table.hold.rule == "11.2"
