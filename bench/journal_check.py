@@ -33,10 +33,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.app.demo import SimHands, act, demo_config, sign_in_dealer
+from controller.app.cli.demo import SimHands, act, demo_config, sign_in_dealer
+from controller.app.runtime.table import RunningTable
 from controller.app.secrets import create_secret, read_secret
-from controller.app.table import RunningTable
-from controller.journal import (
+from controller.journal.store import (
     GENESIS,
     Journal,
     Row,

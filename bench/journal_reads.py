@@ -45,11 +45,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from recovery import build, played_session  # noqa: E402 - the same journal builder
 
-from controller.app import journal_cli  # noqa: E402
 from controller.app.cli import build_parser  # noqa: E402
+from controller.app.cli import journal as journal_cli  # noqa: E402
 from controller.app.secrets import create_secret, read_secret  # noqa: E402
-from controller.journal import Journal  # noqa: E402
-from controller.journal_set import rotate, set_files, verify_set  # noqa: E402
+from controller.journal.fileset import rotate, set_files, verify_set  # noqa: E402
+from controller.journal.store import Journal  # noqa: E402
 
 TARGET_SECONDS = 1.0
 GAME = "blackjack"

@@ -39,11 +39,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from controller.app.cli.demo import SimHands, act, demo_config
 from controller.app.config import PitConfig, TableConfig
-from controller.app.demo import SimHands, act, demo_config
-from controller.app.journal_files import open_journal
-from controller.app.pit import PitPublisher
-from controller.app.table import RunningTable
+from controller.app.pit.publisher import PitPublisher
+from controller.app.runtime.journal_files import open_journal
+from controller.app.runtime.table import RunningTable
 from controller.ports import CardDrawn
 from sim_hardware.dealer import BlackjackDealer
 

@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from playwright.sync_api import Page, sync_playwright
 
-from controller.app.demo import SimHands, act, demo_config
-from controller.app.table import RunningTable
+from controller.app.cli.demo import SimHands, act, demo_config
+from controller.app.runtime.table import RunningTable
 from sim_hardware.dealer import BlackjackDealer
 
 CHROMIUM = "/usr/bin/chromium"

@@ -47,14 +47,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.app import snapshots
-from controller.app.demo import SimHands, act, demo_config, make_dealer, sign_in_dealer
-from controller.app.games import make_game
-from controller.app.loop import TableLoop
-from controller.app.progress import Bar, progress_bar
+from controller.app.cli.demo import SimHands, act, demo_config, make_dealer, sign_in_dealer
+from controller.app.cli.progress import Bar, progress_bar
+from controller.app.runtime import snapshots
+from controller.app.runtime.games import make_game
+from controller.app.runtime.loop import TableLoop
+from controller.app.runtime.table import RunningTable
 from controller.app.secrets import create_secret, read_secret
-from controller.app.table import RunningTable
-from controller.journal import Entry, Journal, Row
+from controller.journal.store import Entry, Journal, Row
 
 TARGET_SECONDS = 2.0
 

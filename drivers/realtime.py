@@ -5,7 +5,7 @@ server's too, so a flood of page requests could starve the table's own screen; i
 name one thread. What Linux can do is give one thread (a task id) ``SCHED_FIFO``:
 `use_realtime` does that for the thread that calls it. It is called by the two threads a
 card waits on: the card source's reader thread (`drivers.card_source`) and the controller
-thread (`controller.app.table`). A real-time thread that is woken runs at once, ahead of
+thread (`controller.app.runtime.table`). A real-time thread that is woken runs at once, ahead of
 the kiosk's browser and any other ordinary process, instead of waiting for a CPU (on a
 loaded machine that wait is most of a card's p99: docs/install.md, "A loaded Pi").
 

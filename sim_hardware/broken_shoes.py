@@ -151,4 +151,4 @@ BROKEN_SHOES: dict[str, type[SimulatedShoe]] = {
     "heartbeat-loss": _shoe_running(_DeafAfterSilenceSession),
     "boot-id": _shoe_running(_KeepsNumberingSession),
 }
-"""The case of `controller.app.shoe_conformance` each broken shoe fails."""
+"""The case of `controller.app.tools.conformance` each broken shoe fails."""

@@ -1,7 +1,7 @@
 """The scripted dealer's hands on a table running in another process.
 
 The shoe is a `SimulatedShoe` in this process, on a pseudo-terminal the table opens as its
-shoe; everything else goes through the table's console API (controller/app/web.py), as a
+shoe; everything else goes through the table's console API (controller/app/console/web.py), as a
 touch console would: buttons, wagers keyed in (a table without chip sensors), insurance,
 supervisor decisions. Used where the controller must be a separate process that can be
 killed: the power-cut tests and the soak.

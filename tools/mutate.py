@@ -63,8 +63,8 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
         ["<module>"],
         [f"{_BRIDGE}/test_rdm6300.py", f"{_BRIDGE}/test_rdm6300_bites.py"],
     ),
-    "controller/journal.py": (["<module>"], _JOURNAL),
-    "controller/journal_rows.py": (["<module>", "_event_types"], _JOURNAL),
+    "controller/journal/store.py": (["<module>"], _JOURNAL),
+    "controller/journal/rows.py": (["<module>", "_event_types"], _JOURNAL),
     "controller/game/jsonable.py": (["<module>"], _JOURNAL),
     "controller/shoe_audit.py": (
         ["<module>"],

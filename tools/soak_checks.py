@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.app.journal_files import open_journal
+from controller.app.runtime.journal_files import open_journal
 from tools.soak_games import DEFAULT, SoakGame
 
 log = logging.getLogger("soak")

@@ -45,7 +45,7 @@ BLACKJACK = SoakProfile(
 
 
 class Dealer(Protocol):
-    """A scripted dealer (`controller.app.demo.Dealer`): one action per ``step``."""
+    """A scripted dealer (`controller.app.cli.demo.Dealer`): one action per ``step``."""
 
     rounds_finished: int
 

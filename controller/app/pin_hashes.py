@@ -1,4 +1,4 @@
-"""Staff PINs, stored only as salted scrypt hashes (`controller.app.supervisor` checks
+"""Staff PINs, stored only as salted scrypt hashes (`controller.app.console.supervisor` checks
 them at the console; `tablectl pin-hash` makes them; the config checks their form).
 
 The format is ``scrypt$<log2 n>$<r>$<p>$<salt, base64>$<key, base64>``: the parameters

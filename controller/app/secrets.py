@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 from controller.errors import ConfigError
-from controller.journal_set import sync_folder
+from controller.journal.fileset import sync_folder
 
 SECRET_BYTES = 32
 FILE_MODE = 0o600

@@ -28,7 +28,7 @@ Chip identity: a reader that reports each chip's ID and the value the chip carri
 
 Money is whole chip units (docs/architecture.md). Pure and sans-I/O: the app reads the inventory
 file, this part parses its text. Who did it: the journal names the dealer signed in as the
-actor of every row (controller/app/loop.py), so the records here carry no dealer field;
+actor of every row (controller/app/runtime/loop.py), so the records here carry no dealer field;
 an acceptance names the supervisor (``who``).
 """
 

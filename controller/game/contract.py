@@ -109,7 +109,7 @@ class GameSpec:
     - ``make``: builds the game from its rules;
     - ``devices``: the hardware it cannot run without (`DeviceNeeds`);
     - ``console``: the touch console's actions, name -> the rules-API method it calls
-      (unbound: its signature gives the console's schema, `controller.app.console_schema`);
+      (unbound: its signature gives the console's schema, `controller.app.console.schema`);
     - ``decisions``: a supervisor's decisions, name -> the method that takes them;
     - ``from_limits``: rule fields set from ``[limits]`` (minimum, maximum, chip unit),
       never from the game's own section;
@@ -164,7 +164,7 @@ class GameSpec:
 
     # the game's own drawing for the status page, ``"package:path/in/it.js"`` (it registers
     # ``window.tablectl.renderers[renderer]``); the app serves it at /game.js, never naming
-    # the game (controller/app/game_page.py). None: the page's own drawings only.
+    # the game (controller/app/console/game_page.py). None: the page's own drawings only.
     page_script: str | None = None
 
     def view_facts(self, view: dict[str, Any]) -> dict[str, Any]:

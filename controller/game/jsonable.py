@@ -1,5 +1,5 @@
 """Events, records and views as plain JSON values, the one form every game's output takes
-outside the controller thread: the journal's rows (`controller.journal_rows`), the views the
+outside the controller thread: the journal's rows (`controller.journal.rows`), the views the
 status page and the pit read, the MQTT payloads.
 
 It lives in the kernel, not the journal: a game builds its ``view()`` with it and imports

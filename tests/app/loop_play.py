@@ -9,11 +9,11 @@ import random
 from pathlib import Path
 from typing import Any
 
-from controller.app.demo import demo_config
-from controller.app.games import make_game
-from controller.app.loop import TableLoop
+from controller.app.cli.demo import demo_config
+from controller.app.runtime.games import make_game
+from controller.app.runtime.loop import TableLoop
 from controller.cards import DECK, Card
-from controller.journal import Journal
+from controller.journal.store import Journal
 from controller.ports import (
     ButtonPressed,
     CardDrawn,

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from controller.app.cli.demo_chips import open_chip_reader, with_chip_readers
 from controller.app.config import parse_config
-from controller.app.demo_chips import open_chip_reader, with_chip_readers
-from controller.app.journal_files import open_journal
-from controller.app.table import RunningTable
+from controller.app.runtime.journal_files import open_journal
+from controller.app.runtime.table import RunningTable
 
 ROOT = Path(__file__).resolve().parents[2]
 INVENTORY = "chip_id,value\n" + "".join(f"E0040150000000{n:02X},25\n" for n in range(6))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.app import shipped
+from controller.app.cli import shipped
 from controller.game import names
 from tests.support.cli import tablectl
 

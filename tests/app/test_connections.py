@@ -1,4 +1,4 @@
-"""The web servers' doorway (controller/app/connections.py) in parts: the refusal log says a
+"""The web servers' doorway (controller/app/console/connections.py) in parts: the refusal log says a
 flood once and then counts it; a connection says when it is overdue (a request head or
 body too slow, idle too long, a client that stopped reading). The whole, against real
 processes under a low descriptor limit: tests/security/test_idle_connections.py."""
@@ -10,7 +10,7 @@ import logging
 
 import pytest
 
-from controller.app.connections import (
+from controller.app.console.connections import (
     HEADER_SECONDS,
     IDLE_SECONDS,
     LOG_SECONDS,
@@ -33,7 +33,7 @@ class Clock:
 def test_a_flood_of_refusals_is_one_line_then_a_count(caplog: pytest.LogCaptureFixture) -> None:
     clock = Clock()
     refusals = RefusalLog("the status display", clock)
-    caplog.set_level(logging.WARNING, "controller.app.connections")
+    caplog.set_level(logging.WARNING, "controller.app.console.connections")
     for n in range(10_000):
         refusals.refused("an address already holds 16 connections", f"10.0.0.{n % 200}")
         refusals.tick()

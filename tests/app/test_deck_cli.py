@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from controller.app.cli import build_parser
-from controller.app.deck_cli import run
+from controller.app.tools.deck import run
 from controller.cards import DECK
 from drivers.deck import load_deck
 from sim_hardware.rdm6300 import SimulatedRdm6300, sim_cut_tag, sim_tag

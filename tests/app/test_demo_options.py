@@ -10,7 +10,7 @@ import sys
 import threading
 from pathlib import Path
 
-from controller.app.demo import FOLDER_PREFIX, OWNER_FILE, remove_stale_folders
+from controller.app.cli.demo import FOLDER_PREFIX, OWNER_FILE, remove_stale_folders
 from sim_hardware.testbed import free_port
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from controller.app.demo import demo_config
-from controller.app.journal_files import open_journal
+from controller.app.cli.demo import demo_config
+from controller.app.runtime.journal_files import open_journal
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.app import systemd
-from controller.app.connections import PER_SERVER, RESERVED_FDS
-from controller.app.run import JOURNAL_REFUSED
+from controller.app.cli.run import JOURNAL_REFUSED
+from controller.app.console.connections import PER_SERVER, RESERVED_FDS
+from controller.app.runtime import systemd
 from drivers.realtime import MAX_PRIORITY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,7 +62,7 @@ def test_the_unit_lets_the_card_paths_threads_alone_be_real_time() -> None:
 
 def test_the_unit_gives_the_web_servers_their_caps_and_the_journal_its_descriptors() -> None:
     """LimitNOFILE: the status server and its read-only view, each at its cap, still leave
-    the descriptors kept for the table (controller/app/connections.py)."""
+    the descriptors kept for the table (controller/app/console/connections.py)."""
     unit = configparser.ConfigParser(strict=False, interpolation=None)
     unit.read(ROOT / "deploy" / "tablectl.service")
     limit = int(unit["Service"]["LimitNOFILE"])

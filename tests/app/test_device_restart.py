@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from controller.app.demo import act, demo_config, make_dealer
-from controller.app.table import RunningTable
+from controller.app.cli.demo import act, demo_config, make_dealer
+from controller.app.runtime.table import RunningTable
 
 
 def test_a_shoe_that_restarts_is_told_the_gate_again(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""A game's own drawing for the status page (controller/app/game_page.py): served at
+"""A game's own drawing for the status page (controller/app/console/game_page.py): served at
 /game.js for the running game, named by its GameSpec's ``page_script``, under the same
 security headers as every other file; none named, an empty script; a broken entry named."""
 
@@ -15,8 +15,8 @@ import pytest
 from toygame.game import SPEC as TOY
 
 from controller import game as games
-from controller.app import game_page
-from controller.app.web import StatusServer
+from controller.app.console import game_page
+from controller.app.console.web import StatusServer
 from controller.errors import ConfigError
 
 FACES = Path(game_page.__file__).parent / "static" / "faces.js"  # any file in a package
@@ -24,8 +24,10 @@ FACES = Path(game_page.__file__).parent / "static" / "faces.js"  # any file in a
 
 @pytest.fixture
 def drawn() -> Iterator[str]:
-    """A registered game whose page script is static/faces.js of controller.app."""
-    spec = dataclasses.replace(TOY, name="drawn", page_script="controller.app:static/faces.js")
+    """A registered game whose page script is static/faces.js of controller.app.console."""
+    spec = dataclasses.replace(
+        TOY, name="drawn", page_script="controller.app.console:static/faces.js"
+    )
     games.register(spec)
     games.register(TOY)
     try:
@@ -85,11 +87,11 @@ def test_the_script_is_read_only(drawn: str) -> None:
 @pytest.mark.parametrize(
     ("named", "words"),
     [
-        ("controller.app:../web.py", "is not 'package:relative/path.js'"),
-        ("controller.app:/etc/passwd.js", "is not 'package:relative/path.js'"),
-        ("controller.app:static/app.css", "is not 'package:relative/path.js'"),
+        ("controller.app.console:../web.py", "is not 'package:relative/path.js'"),
+        ("controller.app.console:/etc/passwd.js", "is not 'package:relative/path.js'"),
+        ("controller.app.console:static/app.css", "is not 'package:relative/path.js'"),
         (":static/faces.js", "is not 'package:relative/path.js'"),
-        ("controller.app:static/nothing.js", "cannot be read"),
+        ("controller.app.console:static/nothing.js", "cannot be read"),
         ("no_such_package_here:x.js", "cannot be read"),
     ],
 )
@@ -112,9 +114,10 @@ def test_a_broken_entry_is_named(named: str, words: str) -> None:
 def test_the_page_and_the_pit_name_no_game() -> None:
     """A game's drawing comes from its own folder: the status page's and the pit's files
     (server, pages, scripts) name none of the games in the registry."""
-    app = Path(game_page.__file__).parent
-    files = [app / name for name in ("web.py", "game_page.py", "pit_boards.py", "pit_view.py")]
-    files += sorted((app / "static").iterdir()) + sorted((app / "pit_static").iterdir())
+    console = Path(game_page.__file__).parent
+    floor = console.parent / "floor"
+    files = [console / "web.py", console / "game_page.py", floor / "boards.py", floor / "view.py"]
+    files += sorted((console / "static").iterdir()) + sorted((floor / "static").iterdir())
     drawn_by_their_own = [n for n in games.names() if games.spec(n).page_script is not None]
     assert drawn_by_their_own  # at least one game ships its own drawing
     for path in files:

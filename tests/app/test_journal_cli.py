@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from controller.app import journal_cli
-from controller.app.demo import SimHands, act, demo_config, sign_in_dealer
-from controller.app.table import RunningTable
-from controller.journal import Head
+from controller.app.cli import journal as journal_cli
+from controller.app.cli.demo import SimHands, act, demo_config, sign_in_dealer
+from controller.app.runtime.table import RunningTable
+from controller.journal.store import Head
 from sim_hardware.dealer import BlackjackDealer
 
 

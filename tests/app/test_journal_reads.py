@@ -18,12 +18,12 @@ from typing import Any
 
 import pytest
 
-from controller.app import journal_cli
 from controller.app.cli import build_parser
-from controller.app.demo import SimHands, act, demo_config, sign_in_dealer
-from controller.app.table import RunningTable
+from controller.app.cli import journal as journal_cli
+from controller.app.cli.demo import SimHands, act, demo_config, sign_in_dealer
+from controller.app.runtime.table import RunningTable
 from controller.game import spec
-from controller.journal import checkpoint_path
+from controller.journal.store import checkpoint_path
 from sim_hardware.dealer import BlackjackDealer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -239,7 +239,7 @@ def test_replay_summarises_the_table_each_box_and_what_it_is_owed(
 
 
 def test_replay_summary_of_seats_says_each_seat_and_its_stack() -> None:
-    from controller.app.journal_views import replay_summary
+    from controller.journal.views import replay_summary
 
     view = {"state": "dealing", "seats": [
         {"type": "SeatView", "seat": 1, "stack": 254, "bet": 0, "folded": False, "in_hand": True},

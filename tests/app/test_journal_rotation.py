@@ -15,16 +15,16 @@ from typing import Any
 
 import pytest
 
-from controller.app import journal_cli
+from controller.app.cli import journal as journal_cli
+from controller.app.cli.demo import demo_config
 from controller.app.config.journal import JournalKeeping
-from controller.app.demo import demo_config
-from controller.app.journal_archive import Archiver, archive_sealed
-from controller.app.journal_rotation import Rotation
-from controller.app.loop import TableLoop
-from controller.app.snapshots import KIND
+from controller.app.runtime.journal_archive import Archiver, archive_sealed
+from controller.app.runtime.journal_rotation import Rotation
+from controller.app.runtime.loop import TableLoop
+from controller.app.runtime.snapshots import KIND
 from controller.game.jsonable import to_jsonable
-from controller.journal import ROTATED, Journal, JournalCorrupt
-from controller.journal_set import SetReader, open_live, set_files, verify_set
+from controller.journal.fileset import SetReader, open_live, set_files, verify_set
+from controller.journal.store import ROTATED, Journal, JournalCorrupt
 from tests.app.loop_play import KEY, new_loop, play
 
 KB = 1024
@@ -232,7 +232,7 @@ def test_verify_names_the_file_and_row_of_a_break_across_files(tmp_path: Path) -
 
 
 def test_reopen_sets_the_whole_set_aside_and_it_still_verifies(tmp_path: Path) -> None:
-    from controller.app.journal_reopen import reopen
+    from controller.app.cli.journal_reopen import reopen
 
     base = tmp_path / "journal.sqlite"
     _rotating("poker", base, _keeping(tmp_path), rounds=4).journal.close()

@@ -1,10 +1,10 @@
-"""JSON from the network with a bound on its nesting (`controller.app.json_bounded`)."""
+"""JSON from the network with a bound on its nesting (`controller.app.console.json_bounded`)."""
 
 from __future__ import annotations
 
 import pytest
 
-from controller.app.json_bounded import loads_bounded, nesting
+from controller.app.console.json_bounded import loads_bounded, nesting
 
 
 def test_brackets_inside_strings_do_not_count_and_escaped_quotes_stay_inside() -> None:

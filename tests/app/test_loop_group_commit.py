@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from controller.app.loop import BURST, Stop, TableLoop
-from controller.journal import Journal, JournalError
+from controller.app.runtime.loop import BURST, Stop, TableLoop
+from controller.journal.store import Journal, JournalError
 from controller.ports import CardDrawn, Command, Event, LockShoe
 from tests.app.loop_play import KEY, new_loop, play
 

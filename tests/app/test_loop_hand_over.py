@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from controller.app.loop import TableLoop
-from controller.app.web import StatusServer
+from controller.app.console.web import StatusServer
+from controller.app.runtime.loop import TableLoop
 from controller.cards import Card
 from controller.game.jsonable import to_jsonable
-from controller.journal import Journal, decode_event
+from controller.journal.store import Journal, decode_event
 from controller.ports import ConsoleButton, Lamp
 from tests.app.loop_play import KEY, new_loop, play
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from controller.app.pit_reader import SNAPSHOT_WITHHELD, JournalReader
-from controller.journal import Journal
-from controller.journal_set import rotate, set_files
+from controller.app.pit.reader import SNAPSHOT_WITHHELD, JournalReader
+from controller.journal.fileset import rotate, set_files
+from controller.journal.store import Journal
 
 KEY = b"pit-reader-rotation-key-32-bytes"
 

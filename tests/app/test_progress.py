@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from controller.app.cli import build_parser
-from controller.app.deck_cli import run as deck_run
+from controller.app.tools.deck import run as deck_run
 from sim_hardware.rdm6300 import SimulatedRdm6300, sim_tag
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,8 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.app import journal_reopen, prompt
-from controller.app.cli import main
+from controller.app.cli import journal_reopen, main, prompt
 
 TABLECTL = [sys.executable, "-m", "controller.app.cli"]
 ROOT = Path(__file__).resolve().parents[2]

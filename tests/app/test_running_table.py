@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from controller.app.demo import SimHands, act, demo_config, make_dealer
-from controller.app.devices import shoe_resume
-from controller.app.journal_files import open_journal
-from controller.app.loop import TableLoop
-from controller.app.table import RunningTable, make_game
+from controller.app.cli.demo import SimHands, act, demo_config, make_dealer
+from controller.app.runtime.devices import shoe_resume
+from controller.app.runtime.journal_files import open_journal
+from controller.app.runtime.loop import TableLoop
+from controller.app.runtime.table import RunningTable, make_game
 from sim_hardware.dealer import BlackjackDealer
 
 

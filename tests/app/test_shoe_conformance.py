@@ -13,7 +13,7 @@ import io
 import pytest
 
 from controller.app.cli import build_parser
-from controller.app.shoe_conformance import CASES, run
+from controller.app.tools.conformance import CASES, run
 from sim_hardware.broken_shoes import BROKEN_SHOES
 
 

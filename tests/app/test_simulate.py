@@ -1,5 +1,5 @@
 """`tablectl simulate GAME` comes from the registry: one sub-command per game
-whose spec names a simulator, none named in controller/app/simulate.py, and the built-in
+whose spec names a simulator, none named in controller/app/cli/simulate.py, and the built-in
 games' flags and outputs as they were.
 
 This module is itself a simulator (``HELP``, `add_arguments`, `run`) for a toy spec the
@@ -20,7 +20,7 @@ import pytest
 
 from controller import game as games
 from controller.app import cli
-from controller.app import simulate as app_simulate
+from controller.app.cli import simulate as app_simulate
 from controller.blackjack.simulate import simulate as play_blackjack
 from controller.errors import RuleError
 from controller.game.arguments import at_least
@@ -136,7 +136,7 @@ def test_poker_flags_and_report_as_before() -> None:
 
 
 def test_the_app_names_no_game_in_simulate() -> None:
-    """controller/app/simulate.py reads the registry; no built-in game's name is in it."""
+    """controller/app/cli/simulate.py reads the registry; no built-in game's name is in it."""
     text = Path(app_simulate.__file__).read_text(encoding="utf-8")
     for name in games.names():
         assert f'"{name}"' not in text and f"'{name}'" not in text and f".{name}." not in text

@@ -20,12 +20,12 @@ from typing import Any
 
 import pytest
 
-from controller.app import snapshots
-from controller.app.demo import demo_config
-from controller.app.devices import shoe_resume
-from controller.app.games import make_game
-from controller.app.loop import TableLoop
-from controller.journal import Journal, JournalCorrupt
+from controller.app.cli.demo import demo_config
+from controller.app.runtime import snapshots
+from controller.app.runtime.devices import shoe_resume
+from controller.app.runtime.games import make_game
+from controller.app.runtime.loop import TableLoop
+from controller.journal.store import Journal, JournalCorrupt
 from controller.ports import DealerSignedIn, DeviceHello, SignInRefused
 from tests.app.loop_play import KEY, new_loop, play
 

@@ -1,5 +1,5 @@
-"""Staff PINs and the console's wrong-PIN delay (controller/app/supervisor.py), `tablectl
-pin-hash`, and the status server's HTTP API (controller/app/web.py) without a browser:
+"""Staff PINs and the console's wrong-PIN delay (controller/app/console/supervisor.py), `tablectl
+pin-hash`, and the status server's HTTP API (controller/app/console/web.py) without a browser:
 the console cookie, the header, the body checks, dealer sign-in and supervisor actions."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from controller.app import pin_hash
+from controller.app.cli import pin_hash
 from controller.app.config import StaffMember, SupervisorConfig
-from controller.app.console_auth import COOKIE, HEADER, console_cookie
-from controller.app.supervisor import (
+from controller.app.console.auth import COOKIE, HEADER, console_cookie
+from controller.app.console.supervisor import (
     IdentityRefused,
     PinGate,
     check_pin,
@@ -26,7 +26,7 @@ from controller.app.supervisor import (
     identify,
     parse_hash,
 )
-from controller.app.web import StatusServer
+from controller.app.console.web import StatusServer
 from controller.errors import ConfigError
 from controller.ports import (
     ButtonPressed,
@@ -419,7 +419,7 @@ def test_a_rebound_host_reads_nothing_from_the_console_server(
 def test_every_console_action_the_games_list_is_offered_with_its_signature() -> None:
     """The schema is derived from the games' code: an action whose arguments are not plain
     types would silently vanish from the console, so say so here."""
-    from controller.app.console_schema import console_actions, supervisor_decisions
+    from controller.app.console.schema import console_actions, supervisor_decisions
     from controller.blackjack.game import BlackjackGame
     from controller.poker import console
     from controller.poker.game import PokerGame

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.app.sim_shoe import parse_faults
+from controller.app.tools.sim_shoe import parse_faults
 
 TABLECTL = [sys.executable, "-m", "controller.app.cli"]
 

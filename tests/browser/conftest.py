@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.app.table import RunningTable
+from controller.app.runtime.table import RunningTable
 from controller.ports import DealerSignedIn
 from tests.support.browser import DEALER, Hands, table_config
 

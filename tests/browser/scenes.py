@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.app.config import load_config
-from controller.app.web import StatusServer
+from controller.app.console.web import StatusServer
 from controller.cards import DECK, Card
 from controller.poker.game import PokerGame
 from controller.ports import ButtonPressed, CardDrawn, ConsoleAction, ConsoleButton

@@ -26,8 +26,8 @@ from scenes import (  # noqa: E402
     serve,
 )
 
-from controller.app.table import RunningTable  # noqa: E402
-from controller.app.web import StatusServer  # noqa: E402
+from controller.app.console.web import StatusServer  # noqa: E402
+from controller.app.runtime.table import RunningTable  # noqa: E402
 from tests.support.browser import (  # noqa: E402
     Hands,
     cards,

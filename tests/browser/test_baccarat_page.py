@@ -1,5 +1,5 @@
 """Baccarat's status page in real Chromium: the game's own drawing (controller/baccarat/static/
-baccarat.js, served at /game.js by controller/app/game_page.py, the app naming no game)
+baccarat.js, served at /game.js by controller/app/console/game_page.py, the app naming no game)
 shows the hands, the five scoreboards, the boxes' wagers and commission, and its HOLD.
 
 The known view is built here from a shoe worked by hand (tests/controller/baccarat/
@@ -31,8 +31,8 @@ from scenes import serve  # noqa: E402
 from toygame.game import SPEC as TOY  # noqa: E402
 
 from controller import game as games  # noqa: E402
-from controller.app.game_page import script_text  # noqa: E402
-from controller.app.web import StatusServer  # noqa: E402
+from controller.app.console.game_page import script_text  # noqa: E402
+from controller.app.console.web import StatusServer  # noqa: E402
 from controller.baccarat.roads import compute  # noqa: E402
 from controller.cards import DECK  # noqa: E402
 from controller.ports import ButtonPressed, CardDrawn, ConsoleAction, ConsoleButton  # noqa: E402

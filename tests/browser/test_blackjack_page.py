@@ -8,8 +8,8 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from controller.app.journal_files import open_journal
-from controller.app.table import RunningTable
+from controller.app.runtime.journal_files import open_journal
+from controller.app.runtime.table import RunningTable
 from tests.support.browser import LOCKOUT_TRIES, PIN, SUPERVISOR, Hands, cards, console_url
 
 # box 1: T 7 = 17; box 2: 9 T = 19; the dealer: A, then 5 (soft 16), then 2 (soft 18)

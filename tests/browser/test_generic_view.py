@@ -13,7 +13,7 @@ from scenes import serve
 from toygame.game import SPEC, ToyGame, ToyRules
 
 from controller import game as games
-from controller.app.web import StatusServer
+from controller.app.console.web import StatusServer
 from controller.cards import Card
 from controller.ports import ButtonPressed, CardDrawn, ConsoleButton
 

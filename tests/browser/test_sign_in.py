@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from controller.app.journal_files import open_journal
-from controller.app.table import RunningTable
+from controller.app.runtime.journal_files import open_journal
+from controller.app.runtime.table import RunningTable
 from tests.support.browser import DEALER, DEALER_PIN, Hands, console_url
 
 

@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from scenes import poker_first_round, poker_reshuffle, poker_showdown, poker_state, serve
 
-from controller.app.table import RunningTable
-from controller.app.web import StatusServer
+from controller.app.console.web import StatusServer
+from controller.app.runtime.table import RunningTable
 from controller.ports import ConsoleAction
 from tests.support.browser import Hands, console_url
 

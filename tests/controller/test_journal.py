@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from controller.cards import Card
-from controller.journal import (
+from controller.journal.store import (
     GENESIS,
     Head,
     Journal,
@@ -137,7 +137,7 @@ def test_entries_by_round(journal: Journal) -> None:
 
 
 def test_events_read_back_equal_the_events_written(tmp_path: Path) -> None:
-    from controller.journal import decode_event
+    from controller.journal.store import decode_event
     from controller.ports import (
         ConsoleAction,
         DeviceFault,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import (
+from controller.journal.store import (
     FORMAT,
     GENESIS,
     MIN_KEY_BYTES,
@@ -212,7 +212,7 @@ def test_journal_check_at_open_counts_only_rows_after_the_checkpoint(tmp_path: P
 def test_journal_rows_canonical_json_is_sorted_compact_and_keeps_unicode() -> None:
     """The row hash is over this text (docs/security.md): a verifier written elsewhere must
     produce the same bytes, so its form is pinned, not only its round trip."""
-    from controller.journal_rows import canonical
+    from controller.journal.rows import canonical
 
     assert canonical({"b": 1, "a": ["é", None, 1.5]}) == '{"a":["é",null,1.5],"b":1}'
 
@@ -221,7 +221,7 @@ def test_journal_rows_hashes_against_independent_vectors() -> None:
     import hashlib
     import hmac
 
-    from controller.journal_rows import Checkpoint, plain_row_hash
+    from controller.journal.rows import Checkpoint, plain_row_hash
 
     fields = [1, "w", 1.0, None, "shoe", "CardDrawn", {"card": "Aé"}, None]
     text = '[1,"w",1.0,null,"shoe","CardDrawn",{"card":"Aé"},null]'
@@ -236,7 +236,7 @@ def test_journal_rows_hashes_against_independent_vectors() -> None:
 
 
 def test_journal_rows_checkpoint_sits_beside_the_journal() -> None:
-    from controller.journal_rows import checkpoint_path
+    from controller.journal.rows import checkpoint_path
 
     assert checkpoint_path(Path("/var/t/table.sqlite")) == Path("/var/t/table.sqlite.checkpoint")
 
@@ -253,7 +253,7 @@ def test_journal_rows_head_parse_accepts_row_0_and_refuses_the_rest() -> None:
 def test_journal_rows_to_jsonable_and_back_for_events() -> None:
     from controller.cards import Card
     from controller.game.jsonable import to_jsonable
-    from controller.journal_rows import (
+    from controller.journal.rows import (
         EVENT_TYPES,
         Entry,
         as_row,
@@ -371,7 +371,7 @@ def test_journal_the_right_head_opens(tmp_path: Path) -> None:
 
 
 def test_journal_a_checkpoint_at_row_0_means_a_full_check(tmp_path: Path) -> None:
-    from controller.journal_rows import Checkpoint
+    from controller.journal.rows import Checkpoint
 
     path = tmp_path / "t.sqlite"
     with filled(path) as j:

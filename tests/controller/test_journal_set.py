@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import ROTATED, Journal, JournalCorrupt
-from controller.journal_set import (
+from controller.journal.fileset import (
     SetBroken,
     base_of,
     entries,
@@ -21,6 +20,7 @@ from controller.journal_set import (
     set_files,
     verify_set,
 )
+from controller.journal.store import ROTATED, Journal, JournalCorrupt
 
 KEY = b"journal-set-test-key-32-bytes!!!"
 

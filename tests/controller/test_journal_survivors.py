@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import GENESIS, ROTATED, Head, Journal, JournalCorrupt, JournalError
+from controller.journal.store import GENESIS, ROTATED, Head, Journal, JournalCorrupt, JournalError
 
 KEY = bytes(range(32))
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from test_gpio_inputs import no_pi_gpio
 
-from controller.app import io_test
+from controller.app.tools import io_test
 
 ROOT = Path(__file__).resolve().parents[2]
 BLACKJACK = ROOT / "examples" / "blackjack-table.toml"
@@ -69,7 +69,7 @@ def test_the_gate_is_fail_safe_after_the_process_stops(tmp_path: Path, fail_safe
         [
             sys.executable,
             "-m",
-            "controller.app.io_test",
+            "controller.app.tools.io_test",
             "--config",
             str(config),
             "--sim",

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from controller.app.demo import demo_config
-from controller.app.table import RunningTable
+from controller.app.cli.demo import demo_config
+from controller.app.runtime.table import RunningTable
 from controller.ports import Event
 from drivers import realtime
 from tests.drivers.test_card_source import ScriptedSource
@@ -97,7 +97,7 @@ def test_the_reader_thread_asks_for_it(
 def test_the_controller_thread_asks_for_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     asked: list[str] = []
     monkeypatch.setattr(
-        "controller.app.table.use_realtime",
+        "controller.app.runtime.table.use_realtime",
         lambda what: asked.append(f"{what} on {threading.current_thread().name}") or False,
     )
     monkeypatch.setattr("drivers.card_source.use_realtime", lambda what: False)

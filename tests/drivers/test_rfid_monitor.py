@@ -1,4 +1,4 @@
-"""``tablectl rfid-monitor`` (controller/app/rfid_monitor.py) against the simulated reader."""
+"""``tablectl rfid-monitor`` (controller/app/tools/rfid_monitor.py) against the simulated reader."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.app.rfid_monitor import add_arguments, describe, run
+from controller.app.tools.rfid_monitor import add_arguments, describe, run
 from controller.cards import Card
 from controller.ports import CardDrawn, DeviceFault, DeviceLost, Fault
 

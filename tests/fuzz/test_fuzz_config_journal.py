@@ -20,7 +20,7 @@ from controller import ports
 from controller.app.config import parse_config
 from controller.cards import DECK
 from controller.errors import ConfigError
-from controller.journal import (
+from controller.journal.store import (
     EVENT_TYPES,
     Entry,
     Journal,
@@ -86,7 +86,7 @@ def test_fuzz_config_files_raise_only_config_error() -> None:
 
 # --- journal rows -------------------------------------------------------------------------
 
-# Found by these targets: controller/journal.py once let TypeError, ValueError and
+# Found by these targets: controller/journal/store.py once let TypeError, ValueError and
 # sqlite3 errors out of decode_event and verify; it now wraps them in JournalError.
 
 

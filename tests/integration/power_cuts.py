@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from controller.journal_rows import Entry
+from controller.journal.rows import Entry
 from sim_hardware.remote import ConsoleClient, RemoteHands
 from sim_hardware.shoe import SimulatedShoe
 from sim_hardware.testbed import ControllerProcess, free_port, settle

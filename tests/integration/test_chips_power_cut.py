@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from controller.app.journal_files import open_journal
+from controller.app.runtime.journal_files import open_journal
 from controller.cards import Card
 from sim_hardware.device import SimulatedChipReader
 from sim_hardware.link import PtyLink

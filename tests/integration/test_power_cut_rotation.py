@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.app.journal_files import open_journal
-from controller.journal import EVENT_TYPES
-from controller.journal_set import entries, set_files
+from controller.app.runtime.journal_files import open_journal
+from controller.journal.fileset import entries, set_files
+from controller.journal.store import EVENT_TYPES
 from sim_hardware.dealer import BlackjackDealer
 from sim_hardware.link import PtyLink
 from sim_hardware.shoe import SimulatedShoe

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from controller.app.journal_files import open_journal
-from controller.journal import Entry
+from controller.app.runtime.journal_files import open_journal
+from controller.journal.store import Entry
 from sim_hardware.dealer import BlackjackDealer
 from sim_hardware.rdm6300 import SimulatedRfidShoe
 from sim_hardware.remote import ConsoleClient, RemoteHands

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.app import shipped
+from controller.app.cli import shipped
 from controller.game import names
 from tests.needs import unavailable
 

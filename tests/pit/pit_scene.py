@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from pit_staff_helpers import pit_staff
 
-from controller.app.demo import SimHands, act, sign_in_dealer
-from controller.app.pit_view import PitView
-from controller.app.table import RunningTable
+from controller.app.cli.demo import SimHands, act, sign_in_dealer
+from controller.app.floor.view import PitView
+from controller.app.runtime.table import RunningTable
 from controller.cards import Card
 from controller.ports import CardDrawn, SupervisorAction
 from sim_hardware.dealer import BlackjackDealer

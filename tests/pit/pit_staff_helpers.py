@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.app.config import StaffMember
+from controller.app.floor.staff import PitStaff
 from controller.app.pin_hashes import hash_pin
-from controller.app.pit_staff import PitStaff
 
 MANAGER = ("pm01", "4821", "Anna Reid")
 SURVEILLANCE = ("sv01", "7312", "Hemi Walker")

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from controller.app.config import TableConfig
-from controller.app.loop import TableLoop
+from controller.app.runtime.loop import TableLoop
 from controller.cards import DECK, Card
-from controller.journal import Journal
+from controller.journal.store import Journal
 from controller.poker.game import PokerGame
 from controller.ports import (
     ButtonPressed,

@@ -14,8 +14,8 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from controller.app.journal_files import open_journal
-from controller.app.pit import pit_publisher
+from controller.app.pit.publisher import pit_publisher
+from controller.app.runtime.journal_files import open_journal
 from tests.support.pit import ROOT, Broker, Recorder, make_config
 
 ACL = ROOT / "deploy" / "mosquitto" / "tablectl.acl"

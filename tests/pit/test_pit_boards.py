@@ -1,4 +1,4 @@
-"""A picked table in its game's own drawing on the pit floor (controller/app/pit_boards.py):
+"""A picked table in its game's own drawing on the pit floor (controller/app/floor/boards.py):
 the floor keeps the last public view of each table whose game names a page script, serves
 the script at /game/<name>.js and the view at /api/view, and the page draws the board
 (baccarat's five roads) when the manager picks the table. Nothing in the pit names a game:
@@ -22,9 +22,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from toygame.game import SPEC as TOY
 
 from controller import game as games
-from controller.app.pit_boards import GameViews
-from controller.app.pit_signing import public_text, sign
-from controller.app.pit_view import PitView
+from controller.app.floor.boards import GameViews
+from controller.app.floor.view import PitView
+from controller.app.pit.signing import public_text, sign
 from controller.baccarat.roads import compute
 from tests.support.pit import Broker
 

@@ -11,10 +11,10 @@ from typing import Any
 
 from pit_rows import START, row
 
-from controller.app.pit import ALARM_KINDS
-from controller.app.pit_alarms import AlarmLog
-from controller.app.pit_figures import figures_csv, shift_figures
-from controller.app.pit_store import KEPT_KINDS, PitStore
+from controller.app.floor.alarms import AlarmLog
+from controller.app.floor.figures import figures_csv, shift_figures
+from controller.app.floor.store import KEPT_KINDS, PitStore
+from controller.app.pit.publisher import ALARM_KINDS
 
 
 def mismatch(

@@ -14,12 +14,12 @@ import pytest
 from pit_rows import START, at, row
 from pit_staff_helpers import MANAGER, manager, pit_staff
 
-from controller.app.pit_figures import figures_csv, series, shift_figures, svg_chart
-from controller.app.pit_floor import Floor
-from controller.app.pit_import import import_journal
-from controller.app.pit_store import PitStore
-from controller.app.pit_view import PitView, load_floor_file
-from controller.app.pit_words import all_state_words, decision_words, state_words
+from controller.app.floor.figures import figures_csv, series, shift_figures, svg_chart
+from controller.app.floor.imports import import_journal
+from controller.app.floor.store import PitStore
+from controller.app.floor.tables import Floor
+from controller.app.floor.view import PitView, load_floor_file
+from controller.app.floor.words import all_state_words, decision_words, state_words
 from controller.blackjack.machine import STATES as BLACKJACK_STATES
 from controller.errors import ConfigError
 from controller.poker.machine import STATES as POKER_STATES

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from controller.app.pit_view import Floor, PitView, add_arguments, run
+from controller.app.floor.view import Floor, PitView, add_arguments, run
 from tests.support.pit import ROOT, Broker, DemoTable, folder_keys, write_config
 
 KEEPALIVE = 3
@@ -164,7 +164,7 @@ def test_the_floor_ignores_other_versions_and_garbage() -> None:
 def _cli(*args: str) -> list[str]:
     code = (
         "import argparse, sys\n"
-        "from controller.app import pit_view\n"
+        "from controller.app.floor import view as pit_view\n"
         "parser = argparse.ArgumentParser()\n"
         "pit_view.add_arguments(parser)\n"
         "sys.exit(pit_view.run(parser.parse_args(sys.argv[1:])))\n"

@@ -17,10 +17,14 @@ import pytest
 from pit_rows import START
 
 from controller import game as games
-from controller.app import pit_figures, pit_floor, pit_games, pit_store, pit_words
-from controller.app.pit_figures import settlement, shift_figures
-from controller.app.pit_games import game_words
-from controller.app.pit_store import PitStore
+from controller.app.floor import figures as pit_figures
+from controller.app.floor import games as pit_games
+from controller.app.floor import store as pit_store
+from controller.app.floor import tables as pit_floor
+from controller.app.floor import words as pit_words
+from controller.app.floor.figures import settlement, shift_figures
+from controller.app.floor.games import game_words
+from controller.app.floor.store import PitStore
 from controller.game.contract import figures_from
 
 
@@ -104,7 +108,7 @@ def test_the_pit_names_no_game() -> None:
 def test_the_floor_carries_the_games_words_for_the_page(coin: str) -> None:
     """The page shows what the table's view calls a round ("hand 4") and a game's title
     from the data, never from a list of games of its own (pit.js)."""
-    from controller.app.pit_floor import Floor
+    from controller.app.floor.tables import Floor
 
     floor = Floor(clock=lambda: START, wall=lambda: START)
     for table, game, word in (("c-01", coin, "toss"), ("dp-01", "poker", "hand")):
@@ -116,7 +120,7 @@ def test_the_floor_carries_the_games_words_for_the_page(coin: str) -> None:
     assert (shown["dp-01"]["round_word"], shown["dp-01"]["game_words"]) == ("hand", "Draw poker")
     figures = shift_figures([row("c-01", 60, "CoinSettled", staked=8, house=1)], START, START + 60)
     assert [g["words"] for g in figures["games"]] == ["Coin toss"]
-    js = (Path(pit_floor.__file__).parent / "pit_static" / "pit.js").read_text(encoding="utf-8")
+    js = (Path(pit_floor.__file__).parent / "static" / "pit.js").read_text(encoding="utf-8")
     for name in games.names():
         assert f'"{name}"' not in js and f"{name}:" not in js, name
 
@@ -124,7 +128,7 @@ def test_the_floor_carries_the_games_words_for_the_page(coin: str) -> None:
 def test_a_games_states_in_its_own_words() -> None:
     """A state reads as its game says it; the same state name may read otherwise at
     another game; a state no game has words for reads as words."""
-    from controller.app.pit_words import state_words
+    from controller.app.floor.words import state_words
 
     spec = dataclasses.replace(
         games.spec("blackjack"), name="coin", state_words={"dealing": "Coin in the air"}

@@ -18,12 +18,12 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from controller.app.demo import SimHands, act, sign_in_dealer
-from controller.app.pit_cursor import cursor_path
-from controller.app.pit_store import PitStore
-from controller.app.pit_view import Floor, PitView
-from controller.app.table import RunningTable
-from controller.journal import checkpoint_path
+from controller.app.cli.demo import SimHands, act, sign_in_dealer
+from controller.app.floor.store import PitStore
+from controller.app.floor.view import Floor, PitView
+from controller.app.pit.cursor import cursor_path
+from controller.app.runtime.table import RunningTable
+from controller.journal.store import checkpoint_path
 from sim_hardware.dealer import BlackjackDealer
 from tests.support.pit import Broker, folder_keys, make_config
 

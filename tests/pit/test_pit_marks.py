@@ -17,13 +17,13 @@ from typing import Any
 
 from poker_play import open_journal
 
-from controller.app.pit import PitPublisher
-from controller.app.pit_import import import_journal
-from controller.app.pit_privacy import Marks, public_payload
-from controller.app.pit_store import PitStore
+from controller.app.floor.imports import import_journal
+from controller.app.floor.store import PitStore
+from controller.app.pit.privacy import Marks, public_payload
+from controller.app.pit.publisher import PitPublisher
 from controller.cards import Card
 from controller.game.records import CARD_MARK, Violation, public_mark
-from controller.journal import as_row
+from controller.journal.store import as_row
 from controller.ports import CardDrawn, ConsoleAction
 from tests.support.pit import make_config
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from controller.app.journal_files import open_journal
+from controller.app.runtime.journal_files import open_journal
 from tests.support.pit import Broker, DemoTable, Recorder, schema_validator, write_config
 
 

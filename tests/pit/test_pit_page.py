@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from controller.app.pit_view import PitView
+from controller.app.floor.view import PitView
 from tests.support.pit import Broker
 
 

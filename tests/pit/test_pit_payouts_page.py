@@ -21,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 if __name__ == "__main__":
     sys.path[:0] = [str(HERE), str(HERE.parents[1])]
 
-from controller.app.pit_view import PitView  # noqa: E402
+from controller.app.floor.view import PitView  # noqa: E402
 from tests.support.pit import Broker  # noqa: E402
 
 SEQ = itertools.count(1)

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from controller.app.pit_floor import Floor
-from controller.app.pit_view import PitView
+from controller.app.floor.tables import Floor
+from controller.app.floor.view import PitView
 from tests.support.pit import Broker, DemoTable, folder_keys, write_config
 
 KEEPALIVE = 3

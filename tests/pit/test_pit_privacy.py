@@ -2,7 +2,7 @@
 
 The leak: a `ConsoleAction` "discard" row carries ``args.cards`` (the cards thrown in), and
 the public ``event`` topic published them, while ``DrawTaken.discards`` was withheld. The
-publisher now walks every public payload (`controller.app.pit.withhold`) instead of
+publisher now walks every public payload (`controller.app.pit.publisher.withhold`) instead of
 naming fields per row kind.
 
 The property test plays random poker hands through the real game, loop and journal (with
@@ -26,8 +26,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from poker_play import MISCHIEF, cards_named, open_journal, play
 
-from controller.app.pit import PitPublisher, names_a_card, pit_publisher, withhold
-from controller.journal import as_row
+from controller.app.pit.publisher import PitPublisher, names_a_card, pit_publisher, withhold
+from controller.journal.store import as_row
 from controller.ports import ConsoleAction
 from tests.support.pit import Broker, Recorder, make_config, schema_validator
 

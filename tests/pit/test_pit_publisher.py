@@ -14,10 +14,16 @@ from typing import Any
 
 import pytest
 
-from controller.app.journal_files import open_journal
-from controller.app.pit import PitPublisher, cursor_path, parse_broker, pit_publisher, topic_base
+from controller.app.pit.publisher import (
+    PitPublisher,
+    cursor_path,
+    parse_broker,
+    pit_publisher,
+    topic_base,
+)
+from controller.app.runtime.journal_files import open_journal
 from controller.errors import ConfigError
-from controller.journal import Journal
+from controller.journal.store import Journal
 from tests.support.pit import Broker, Recorder, make_config, schema_validator
 
 BASE = "casino/demo-casino/table"

@@ -17,7 +17,7 @@ from typing import Any
 from pit_scene import journal_figures
 from pit_staff_helpers import MANAGER, pit_staff, sign_in_on_page
 
-from controller.app.pit_view import PitView, add_arguments, run
+from controller.app.floor.view import PitView, add_arguments, run
 from tests.support.cli import tablectl_command
 from tests.support.pit import ROOT, Broker, DemoTable, folder_keys, write_config
 

@@ -29,7 +29,7 @@ from pit_scene import (
 )
 from pit_staff_helpers import MANAGER, sign_in_on_page
 
-from controller.app.pit_words import all_state_words
+from controller.app.floor.words import all_state_words
 
 CLOCK = re.compile(r"\b\d\d:\d\d:\d\d\b")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"

@@ -15,10 +15,10 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from controller.app.config import load_config
-from controller.app.pit_signing import Refused, open_signed, public_text, sign, signing_key_path
-from controller.app.pit_verify import ALARM_EVERY, SEQ_MAX, Gate, Witness, impossible_seq
-from controller.app.preflight import preflight
-from controller.app.witnessed_head import _witness
+from controller.app.floor.verify import ALARM_EVERY, SEQ_MAX, Gate, Witness, impossible_seq
+from controller.app.pit.signing import Refused, open_signed, public_text, sign, signing_key_path
+from controller.app.runtime.preflight import preflight
+from controller.app.runtime.witnessed_head import _witness
 from controller.errors import ConfigError
 from tests.support.cli import tablectl
 from tests.support.pit import make_config, write_config

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from controller.app.floor.staff import load_pit_staff
 from controller.app.pin_hashes import check_pin, hash_pin
-from controller.app.pit_staff import load_pit_staff
 from controller.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]

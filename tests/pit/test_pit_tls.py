@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.app.journal_files import open_journal
-from controller.app.pit import pit_publisher
+from controller.app.pit.publisher import pit_publisher
+from controller.app.runtime.journal_files import open_journal
 from sim_hardware.testbed import free_port
 from tests.support.pit import ROOT, Broker, Recorder, make_config
 

@@ -1,4 +1,4 @@
-"""The pit's durable witness of every table's rows (`pit_witness`), row by row: what it
+"""The pit's durable witness of every table's rows (`floor.witness`), row by row: what it
 raises and what the figures count, whatever order rows and heads come in."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from controller.app.pit_floor import Floor
-from controller.app.pit_import import import_journal
-from controller.app.pit_store import PitStore
+from controller.app.floor.imports import import_journal
+from controller.app.floor.store import PitStore
+from controller.app.floor.tables import Floor
 
 TOPIC = "casino/dunedin/table/bj-01"
 WALL = "2099-01-01T00:00:00+00:00"  # after any shift start

@@ -1,7 +1,7 @@
 """Bad input gets one clear line and a non-zero exit, never a traceback.
 
 Each test runs the real command line in a subprocess. `config check` and `run` share one
-preflight (`controller.app.preflight`): what `run` refuses before it opens a device,
+preflight (`controller.app.runtime.preflight`): what `run` refuses before it opens a device,
 `config check` refuses too, naming the same key and line.
 """
 

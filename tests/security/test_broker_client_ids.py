@@ -20,9 +20,9 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from controller.app.journal_files import open_journal
-from controller.app.pit import pit_publisher
-from controller.app.pit_view import PitView
+from controller.app.floor.view import PitView
+from controller.app.pit.publisher import pit_publisher
+from controller.app.runtime.journal_files import open_journal
 from sim_hardware.testbed import free_port
 from tests.support.pit import ROOT, Broker, Recorder, folder_keys, make_config
 

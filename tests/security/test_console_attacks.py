@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from controller.app.webthread import WebThread
+from controller.app.console.webthread import WebThread
 from sim_hardware.link import PtyLink
 from sim_hardware.remote import DEMO_DEALER, DEMO_SUPERVISOR, HEADER, ConsoleClient
 from sim_hardware.shoe import SimulatedShoe

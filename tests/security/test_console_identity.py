@@ -23,17 +23,18 @@ from typing import Any
 
 import pytest
 
-from controller.app import journal_cli, kiosk_url, secrets_cli, shipped
-from controller.app.cli import build_parser, main
+from controller.app.cli import build_parser, kiosk_url, main, shipped
+from controller.app.cli import journal as journal_cli
+from controller.app.cli import secrets as secrets_cli
+from controller.app.cli.demo import demo_config
 from controller.app.config import StaffMember, SupervisorConfig, TableConfig, parse_config
-from controller.app.console_auth import COOKIE, HEADER
-from controller.app.demo import demo_config
-from controller.app.journal_dealers import NOBODY, duties, list_dealers, spans
+from controller.app.console.auth import COOKIE, HEADER
+from controller.app.console.supervisor import hash_pin
+from controller.app.console.web import status_server
+from controller.app.runtime.table import RunningTable
 from controller.app.secrets import read_secret
-from controller.app.supervisor import hash_pin
-from controller.app.table import RunningTable
-from controller.app.web import status_server
 from controller.errors import ConfigError
+from controller.journal.dealers import NOBODY, duties, list_dealers, spans
 from controller.ports import (
     ButtonPressed,
     ConsoleAction,

@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from controller.app import supervisor
+from controller.app.cli.demo import demo_config
 from controller.app.config import StaffMember
-from controller.app.demo import demo_config
+from controller.app.console import supervisor
+from controller.app.console.supervisor import DEMO_PINS, hash_pin, on_demo_pins
 from controller.app.pin_hashes import check_pin
-from controller.app.supervisor import DEMO_PINS, hash_pin, on_demo_pins
-from controller.app.table import RunningTable
+from controller.app.runtime.table import RunningTable
 
 ROOT = Path(__file__).resolve().parents[2]
 

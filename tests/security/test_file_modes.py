@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.app.journal_archive import write_archive
-from controller.app.pit_cursor import cursor_path
-from controller.journal import Journal, checkpoint_path
+from controller.app.pit.cursor import cursor_path
+from controller.app.runtime.journal_archive import write_archive
+from controller.journal.store import Journal, checkpoint_path
 from sim_hardware.testbed import free_port, write_config
 from tests.support.pit import Broker
 

@@ -28,9 +28,14 @@ from pathlib import Path
 
 import pytest
 
-from controller.app.connections import HEADER_SECONDS, IDLE_SECONDS, PER_CLIENT, RESERVED_FDS
-from controller.journal import Journal
-from controller.journal_checkpoint import read_checkpoint
+from controller.app.console.connections import (
+    HEADER_SECONDS,
+    IDLE_SECONDS,
+    PER_CLIENT,
+    RESERVED_FDS,
+)
+from controller.journal.checkpoint import read_checkpoint
+from controller.journal.store import Journal
 from sim_hardware.testbed import free_port
 from tests.needs import missing
 
@@ -249,8 +254,8 @@ NO_SPARE_DESCRIPTOR = """
 import os, sys
 from pathlib import Path
 from controller.app.config.journal import JournalKeeping
-from controller.app.journal_rotation import Rotation
-from controller.journal import Journal
+from controller.app.runtime.journal_rotation import Rotation
+from controller.journal.store import Journal
 
 journal = Journal(Path(sys.argv[1]), key=bytes(32))
 journal.append("Note", {"n": 0}, source="controller")

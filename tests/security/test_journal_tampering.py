@@ -27,11 +27,11 @@ from typing import Any
 
 import pytest
 
+from controller.app.cli.demo import SimHands, act, sign_in_dealer
+from controller.app.cli.run import JOURNAL_REFUSED
 from controller.app.config import load_config
-from controller.app.demo import SimHands, act, sign_in_dealer
-from controller.app.run import JOURNAL_REFUSED
-from controller.app.table import RunningTable
-from controller.journal import checkpoint_path, plain_row_hash, row_hash
+from controller.app.runtime.table import RunningTable
+from controller.journal.store import checkpoint_path, plain_row_hash, row_hash
 from sim_hardware.dealer import BlackjackDealer
 from sim_hardware.testbed import free_port, write_config
 from tests.support.cli import tablectl

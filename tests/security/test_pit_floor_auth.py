@@ -23,14 +23,14 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from controller.app.console_auth import HEADER as CONSOLE_HEADER
-from controller.app.console_auth import console_cookie
-from controller.app.pit_auth import Sessions
-from controller.app.pit_floor import iso
-from controller.app.pit_store import PitStore
-from controller.app.pit_view import PitView
-from controller.app.web import StatusServer
-from controller.app.webthread import WebThread
+from controller.app.console.auth import HEADER as CONSOLE_HEADER
+from controller.app.console.auth import console_cookie
+from controller.app.console.web import StatusServer
+from controller.app.console.webthread import WebThread
+from controller.app.floor.auth import Sessions
+from controller.app.floor.store import PitStore
+from controller.app.floor.tables import iso
+from controller.app.floor.view import PitView
 from tests.pit.pit_staff_helpers import (
     MANAGER,
     PAGE_HEADERS,

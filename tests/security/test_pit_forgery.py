@@ -40,11 +40,11 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from paho.mqtt.enums import CallbackAPIVersion
 
+from controller.app.cli.demo import SimHands, act, sign_in_dealer
+from controller.app.cli.run import JOURNAL_REFUSED
 from controller.app.config import TableConfig, load_config
-from controller.app.demo import SimHands, act, sign_in_dealer
-from controller.app.pit_view import PitView
-from controller.app.run import JOURNAL_REFUSED
-from controller.app.table import RunningTable
+from controller.app.floor.view import PitView
+from controller.app.runtime.table import RunningTable
 from controller.cards import Card
 from controller.ports import CardDrawn
 from sim_hardware.dealer import BlackjackDealer
@@ -562,13 +562,15 @@ def test_a_witness_with_a_bad_signature_is_ignored_and_logged(
         pit_thief.send(topic, signed(Ed25519PrivateKey.generate(), topic, forged), retain=True)
     finally:
         pit_thief.close()
-    with caplog.at_level(logging.INFO, logger="controller.app.witnessed_head"):
+    with caplog.at_level(logging.INFO, logger="controller.app.runtime.witnessed_head"):
         table = Playing(load_config(floor.configs["bj-01"]), seed=41)  # it starts
         try:
             table.rounds(1)
         finally:
             table.stop()
-    said = [r.getMessage() for r in caplog.records if r.name == "controller.app.witnessed_head"]
+    said = [
+        r.getMessage() for r in caplog.records if r.name == "controller.app.runtime.witnessed_head"
+    ]
     assert said == [
         f"the pit's witnessed head on {topic} is ignored: its signature does not check out "
         "(forged, or changed on the way)"

@@ -31,11 +31,11 @@ from typing import Any
 
 import pytest
 
-from controller.app.journal_archive import Archiver, archive_sealed
-from controller.app.pit_cursor import cursor_path
-from controller.app.pit_view import PitView
-from controller.journal import checkpoint_path
-from controller.journal_set import set_files
+from controller.app.floor.view import PitView
+from controller.app.pit.cursor import cursor_path
+from controller.app.runtime.journal_archive import Archiver, archive_sealed
+from controller.journal.fileset import set_files
+from controller.journal.store import checkpoint_path
 from tests.support.cli import tablectl
 from tests.support.pit import ROOT, Broker, DemoTable, folder_keys, write_config
 
@@ -409,7 +409,7 @@ def test_the_archiver_keeps_a_sealed_file_the_pit_has_not_acknowledged(tmp_path:
     _rotating("poker", base, keeping, rounds=20).journal.close()
     files = set_files(base)
     assert len(files) >= 3
-    from controller.journal import Journal
+    from controller.journal.store import Journal
 
     with Journal(files[0], key=KEY, readonly=True, check=False) as first:
         first_end = first.head.seq

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.app.run import JOURNAL_REFUSED
+from controller.app.cli.run import JOURNAL_REFUSED
 from tests.security.test_journal_tampering import (  # the played journal, copied per test
     ROOT,
     checkpoint_seq,

@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 
 from controller.app.config import load_config, parse_config
-from controller.app.console_schema import supervisor_decisions
-from controller.app.pit import PitPublisher
-from controller.app.pit_alarms import AlarmLog
-from controller.app.pit_store import KEPT_KINDS, PitStore
+from controller.app.console.schema import supervisor_decisions
+from controller.app.floor.alarms import AlarmLog
+from controller.app.floor.store import KEPT_KINDS, PitStore
+from controller.app.pit.publisher import PitPublisher
 from controller.baccarat.rules import WAGERS_RULE, BaccaratRules
 from controller.baccarat.wagers import check_wager
 from controller.blackjack.machine import BlackjackTable

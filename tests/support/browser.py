@@ -8,10 +8,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from controller.app.cli.demo import SimHands, demo_config
 from controller.app.config import StaffMember, SupervisorConfig, TableConfig
-from controller.app.demo import SimHands, demo_config
-from controller.app.supervisor import hash_pin
-from controller.app.table import RunningTable
+from controller.app.console.supervisor import hash_pin
+from controller.app.runtime.table import RunningTable
 from controller.cards import Card
 from controller.ports import ConsoleAction, DealerSignedIn
 from sim_hardware.shoe import SimulatedShoe

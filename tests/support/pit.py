@@ -302,7 +302,7 @@ def folder_keys(folder: Path, *tables: str) -> dict[str, str]:
     """{table id: public key} for tables whose journals are in ``folder``: they share its
     ``pit-signing.key`` (made here if missing), which signs what they publish; the floor
     view believes them with ``PitView(table_keys=...)``."""
-    from controller.app.pit_signing import create_private_key, private_key, public_text
+    from controller.app.pit.signing import create_private_key, private_key, public_text
 
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "pit-signing.key"

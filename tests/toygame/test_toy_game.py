@@ -14,7 +14,7 @@ import pytest
 
 from controller import game as games
 from controller.app.config import parse_config
-from controller.app.journal_files import open_journal
+from controller.app.runtime.journal_files import open_journal
 from sim_hardware.link import PtyLink
 from sim_hardware.remote import ConsoleClient
 from sim_hardware.shoe import SimulatedShoe

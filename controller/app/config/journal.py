@@ -1,11 +1,11 @@
 """``[journal]``: the journal file and its HMAC key.
 
 ``path`` of the journal file (on a writable partition), ``key_file``: its HMAC key
-(default: the journal's path + ``.key``; `controller.app.journal_files`). Relative paths
+(default: the journal's path + ``.key``; `controller.app.runtime.journal_files`). Relative paths
 are relative to the config file, so a table's folder can be moved whole.
 
 Keeping it at scale (docs/install.md, "Sizing"): ``snapshot_every`` rounds
-between snapshots (`controller.app.snapshots`; 0: none), ``rotate_daily`` and
+between snapshots (`controller.app.runtime.snapshots`; 0: none), ``rotate_daily`` and
 ``day_starts`` ("HH:MM", local time: the trading day a file holds), ``rotate_mb`` (a file
 rolls over past this size; 0: never by size), ``archive_dir`` (where sealed files go,
 compressed; "": they stay at the table), ``keep_rounds`` (the rounds that always stay at

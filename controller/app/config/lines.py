@@ -2,7 +2,7 @@
 
 tomllib keeps no positions, so `ConfigLines` scans the text for table headers and
 ``key =`` lines. Every config section's errors (`checker.Checker`), the pin map's
-(`pins`) and the start-up checks' (`controller.app.preflight`) use it, so they all point
+(`pins`) and the start-up checks' (`controller.app.runtime.preflight`) use it, so they all point
 the same way.
 """
 

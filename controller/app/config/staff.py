@@ -91,7 +91,7 @@ def parse_staff(
     check: Checker, doc: dict[str, Any], roles: tuple[str, ...] = ROLES
 ) -> tuple[StaffMember, ...]:
     """The ``[[staff]]`` entries: unique ids, one of ``roles`` (the table's, or the pit's
-    in its staff file: `controller.app.pit_staff`), a well-formed PIN hash."""
+    in its staff file: `controller.app.floor.staff`), a well-formed PIN hash."""
     given = doc.get("staff", [])
     if not isinstance(given, list) or not all(isinstance(e, dict) for e in given):
         raise check.error("must be [[staff]] entries (an array of tables)", "staff")

@@ -1,5 +1,5 @@
 // Baccarat's drawing for the status page, shipped in the game's folder and served at
-// /game.js for a baccarat table (GameSpec.page_script; controller/app/game_page.py), so the
+// /game.js for a baccarat table (GameSpec.page_script; controller/app/console/game_page.py), so the
 // app's page names no game. It registers window.tablectl.renderers.baccarat, which app.js
 // calls with each state: the hands with their totals and the card due (the NEXT line says
 // which, with the rule), the five scoreboards drawn from view.roads
@@ -275,7 +275,7 @@
 
   window.tablectl = window.tablectl || {};
   window.tablectl.renderers = window.tablectl.renderers || {};
-  // the pit's picked table (controller/app/pit_boards.py): the scoreboards alone
+  // the pit's picked table (controller/app/floor/boards.py): the scoreboards alone
   const pitBoard = (view) => board(view.roads || {}, PIT) + boardLine(view.roads || {}, view.shoe);
   window.tablectl.renderers.baccarat = { view: drawView, buttons, hold, board: pitBoard };
 })();

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from controller.app.journal_files import open_journal
+from controller.app.runtime.journal_files import open_journal
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.app.journal_files import open_journal
+from controller.app.runtime.journal_files import open_journal
 from sim_hardware.baccarat_dealer import BaccaratDealer
 from sim_hardware.link import PtyLink
 from sim_hardware.shoe import SimulatedShoe

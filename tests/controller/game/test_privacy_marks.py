@@ -37,7 +37,7 @@ from controller.game.records import (
     privacy,
     public_mark,
 )
-from controller.journal_rows import EVENT_TYPES
+from controller.journal.rows import EVENT_TYPES
 
 NUMBERS = (int, float, bool, type(None))
 
@@ -195,7 +195,7 @@ def test_rule_11_3_a_the_pit_reads_the_marks_of_every_marked_record(game: str) -
 
 
 def unknown_to_the_pit(spec: GameSpec) -> list[str]:
-    from controller.app.pit_privacy import Marks
+    from controller.app.pit.privacy import Marks
 
     marks = Marks.for_game(spec)
     return [
