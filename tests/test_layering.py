@@ -38,3 +38,6 @@ def test_the_contracts_are_the_floors_of_the_design() -> None:
     assert games <= set(found["games-apart"]["modules"])  # type: ignore[call-overload]
     ancestors = set(found["acyclic"]["ancestors"])  # type: ignore[call-overload]
     assert ancestors == {"firmware_bridge", "drivers", "controller", "sim_hardware"}
+    app = found["app-floors"]
+    assert app["containers"] == ["controller.app"] and app["exhaustive"] is True
+    assert app["layers"][0] == "floor : tools" and app["layers"][-1] == "secrets : pin_hashes"
