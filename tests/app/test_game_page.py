@@ -17,8 +17,8 @@ from toygame.game import SPEC as TOY
 from controller import game as games
 from controller.app.console import game_page
 from controller.app.console.web import StatusServer
-from controller.game import registry
 from controller.errors import ConfigError
+from controller.game import registry
 
 FACES = Path(game_page.__file__).parent / "static" / "faces.js"  # any file in a package
 
