@@ -144,6 +144,7 @@ SPEC = GameSpec(
     round_end="RoundSettled",
     sim_dealer="sim_hardware.dealer:BlackjackDealer",
     renderer="blackjack",
+    page_script="controller.blackjack:static/blackjack.js",  # its page drawing
     title="Blackjack",
     # the settlement checked by the chips: the kernel's records, no card in them
     records=(*defined_in(records), Payout, ShoeReport, *defined_in(chips)),

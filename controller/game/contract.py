@@ -121,9 +121,9 @@ class GameSpec:
     - ``round_end``: the record kind that ends a round (the pit's hand-end marker);
     - ``sim_dealer``: ``"module:function"`` of its scripted dealer (`tablectl demo`),
       imported only when asked for, so the rules never import the simulators;
-    - ``renderer``: which of the status page's drawings draws its view (``"blackjack"``,
-      ``"poker"``; any other: the view's facts as they are), and ``round_word``: what
-      the page calls a round ("round", "hand"). `view_facts` puts both in the view;
+    - ``renderer``: the name its ``page_script`` registers its drawing under (a name no
+      script registers: the page shows the view's facts as they are), and ``round_word``:
+      what the page calls a round ("round", "hand"). `view_facts` puts both in the view;
     - ``title``: the game's name as the floor says it ("Draw poker"; default: the name);
     - ``records``: the record classes the game journals (besides every game's records,
       `controller.game.records`, and the events of `controller.ports`): the pit reads
@@ -164,7 +164,7 @@ class GameSpec:
 
     # the game's own drawing for the status page, ``"package:path/in/it.js"`` (it registers
     # ``window.tablectl.renderers[renderer]``); the app serves it at /game.js, never naming
-    # the game (controller/app/console/game_page.py). None: the page's own drawings only.
+    # the game (controller/app/console/game_page.py). None: the page shows the view's facts.
     page_script: str | None = None
 
     def view_facts(self, view: dict[str, Any]) -> dict[str, Any]:

@@ -83,6 +83,7 @@ SPEC = GameSpec(
     round_end="HandSettled",
     sim_dealer="sim_hardware.dealer:PokerDealer",
     renderer="poker",
+    page_script="controller.poker:static/poker.js",  # its page drawing
     round_word="hand",
     title="Draw poker",
     records=(*defined_in(records), ShoeReport),

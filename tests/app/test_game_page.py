@@ -18,6 +18,7 @@ from controller import game as games
 from controller.app.console import game_page
 from controller.app.console.web import StatusServer
 from controller.errors import ConfigError
+from controller.game import registry
 
 FACES = Path(game_page.__file__).parent / "static" / "faces.js"  # any file in a package
 
@@ -111,16 +112,37 @@ def test_a_broken_entry_is_named(named: str, words: str) -> None:
     assert words in text
 
 
-def test_the_page_and_the_pit_name_no_game() -> None:
-    """A game's drawing comes from its own folder: the status page's and the pit's files
-    (server, pages, scripts) name none of the games in the registry."""
+def page_and_pit_files() -> list[Path]:
+    """The status page's and the pit's files: server, pages, scripts, styles."""
     console = Path(game_page.__file__).parent
     floor = console.parent / "floor"
     files = [console / "web.py", console / "game_page.py", floor / "boards.py", floor / "view.py"]
-    files += sorted((console / "static").iterdir()) + sorted((floor / "static").iterdir())
+    return files + sorted((console / "static").iterdir()) + sorted((floor / "static").iterdir())
+
+
+def games_named(texts: dict[str, str]) -> list[tuple[str, str]]:
+    """(file, game) for each game with a drawing of its own that a text names."""
     drawn_by_their_own = [n for n in games.names() if games.spec(n).page_script is not None]
-    assert drawn_by_their_own  # at least one game ships its own drawing
-    for path in files:
-        text = path.read_text(encoding="utf-8").lower()
-        for name in drawn_by_their_own:
-            assert name not in text, (path.name, name)
+    return [(where, n) for where, text in texts.items() for n in drawn_by_their_own if n in text]
+
+
+def test_every_game_of_this_repository_ships_its_own_drawing() -> None:
+    """So the check below covers every game: none is drawn by the page's own code."""
+    for name in registry.BUILTIN:
+        assert games.spec(name).page_script is not None, name
+        assert game_page.script_text(name), name
+
+
+def test_the_page_and_the_pit_name_no_game() -> None:
+    """A game's drawing comes from its own folder: the status page's and the pit's files
+    (server, pages, scripts, styles) name none of the games in the registry."""
+    texts = {p.name: p.read_text(encoding="utf-8").lower() for p in page_and_pit_files()}
+    assert "app.js" in texts and "faces.js" in texts and "app.css" in texts
+    assert games_named(texts) == []
+
+
+@pytest.mark.parametrize("put_back", ["function pokerView(view) {}", 'drawn === "blackjack"'])
+def test_a_game_put_back_into_app_js_is_named(put_back: str) -> None:
+    app_js = Path(game_page.__file__).parent / "static" / "app.js"
+    text = app_js.read_text(encoding="utf-8") + put_back
+    assert games_named({"app.js": text.lower()}) != []

@@ -132,6 +132,27 @@ def test_the_demo_plays_from_the_wheel(installed: Installed, game: str, shoe: st
     assert done.stdout.rstrip().endswith("2 rounds played")
 
 
+@pytest.mark.parametrize("game", names())
+def test_each_games_page_drawing_is_read_from_the_wheel(installed: Installed, game: str) -> None:
+    """Its spec's page_script is package data, read from the installed package as the
+    status server reads it (controller/app/console/game_page.py)."""
+    read = (
+        "import sys; from controller.app.console.game_page import script_text; "
+        "sys.stdout.write(script_text(sys.argv[1]) or '')"
+    )
+    done = subprocess.run(
+        [str(installed.bin / "python"), "-c", read, game],
+        cwd=installed.elsewhere,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "window.tablectl.renderers" in done.stdout
+
+
 def test_the_rfid_monitor_presents_the_example_deck(installed: Installed) -> None:
     done = installed.run("rfid-monitor", "--sim")
     assert done.returncode == 0, done.stderr[-2000:]

@@ -159,3 +159,8 @@ SPEC = GameSpec(
     foreign_card_rule=FOREIGN_CARD_RULE,
     round_end="ToyRoundEnded",
 )
+
+
+# The same game with its own page drawing, as a game ships one: static/toy.js in this folder,
+# registered under the renderer its views name (tests/toygame/test_toy_drawing.py).
+DRAWN = dataclasses.replace(SPEC, renderer="toy", page_script="toygame:static/toy.js")

@@ -5,10 +5,9 @@ The page (``static/index.html``, ``surveillance.html``) always loads ``/game.js`
 ``page_script`` (``"package:path/in/it.js"``, read from the installed package with
 `importlib.resources`, so a game shipped as its own distribution brings its drawing with
 it); the script registers ``window.tablectl.renderers[<its renderer>]`` and app.js draws the
-view with it. A game that names none gets an empty script and is drawn by the page's own
-drawings (or as its view's facts). So the app never names a game (docs/architecture.md:
-a game is one folder and one registry entry), and a new game's drawing is a file in the
-game's folder.
+view with it. A game that names none gets an empty script and is shown as its view's
+facts. So the app never names a game (docs/architecture.md: a game is one folder and one
+registry entry): every game's drawing is a file in the game's folder.
 
 Read-only, and under the server's security headers like every other response (the
 Content-Security-Policy allows scripts from this server only, which this is).
@@ -29,7 +28,7 @@ from controller.game import registry
 log = logging.getLogger(__name__)
 
 PATH = "/game.js"  # where the running game's drawing is, whatever the game
-NONE = "// this game has no drawing of its own: the page's own drawings show its view\n"
+NONE = "// this game has no drawing of its own: the page shows its view's facts\n"
 
 
 def script_text(game: str) -> str | None:

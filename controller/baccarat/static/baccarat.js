@@ -14,14 +14,14 @@
 "use strict";
 
 (() => {
-  // the status page's faces (static/faces.js); the pit has none and needs only the board
+  // the status page's faces (static/faces.js); the pit has none and needs only the board,
+  // which cites no rule
   const plain = (value) => String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  const { esc, money, cardFace } = window.TableFaces || {
+  const { esc, money, cardFace, cite } = window.TableFaces || {
     esc: plain,
     money: (n) => `$${Number(n || 0)}`,
     cardFace: (text) => `<span class="card-text">${plain(text)}</span>`,
   };
-  const cite = (rule) => (/^[0-9]/.test(rule || "") ? `rule ${rule}` : String(rule || ""));
   const RED = "#e53935";
   const BLUE = "#1e88e5";
   const GREEN = "#43a047";

@@ -17,16 +17,14 @@
   const WATCHDOG_MS = 1500;
   const CONNECT_TIMEOUT_MS = 2000;
   const $ = (id) => document.getElementById(id);
-  // "rule 9.5" for a clause of the rules; a named reason that is not one ("table
-  // variant", "hold procedure") as it is (controller/game/records.py, cite)
-  const cite = (rule) => (/^[0-9]/.test(rule || "") ? `rule ${rule}` : String(rule || ""));
 
   // For the browser tests and bench/page_latency.py: what was shown, and when each card
   // face was first rendered (epoch milliseconds, high resolution, at the next frame).
   const page = { state: null, states: 0, cards: [], connected: false };
   window.tablePage = page;
 
-  const { esc, money, seatList, cardFace, totalText } = window.TableFaces;
+  // what the page and the games' drawings share (static/faces.js)
+  const { esc, money, cite } = window.TableFaces;
 
   // --- connection ---------------------------------------------------------------------
   let source = null;
@@ -102,19 +100,12 @@
     $("hold-text").textContent = hold || "";
 
     const before = new Set(Array.from(document.querySelectorAll("#view .card[data-key]"), (el) => el.dataset.key));
-    // the game's view says which of the page's drawings it needs (its GameSpec's
-    // renderer); a game without one of its own is shown as its view's plain facts
-    const drawn = view.renderer || "";
-    const own = gameDrawing(drawn);
+    // the game's view names its drawing (its GameSpec's renderer), which came from the
+    // game's own folder (/game.js); a game without one is shown as its view's plain facts
+    const own = gameDrawing(view.renderer || "");
     if (own) {
       $("next-text").textContent = own.next ? own.next(view) : (view.next_action || "");
       $("view").innerHTML = own.view(state, view);
-    } else if (drawn === "poker") {
-      $("next-text").textContent = pokerNext(view);
-      $("view").innerHTML = pokerView(view);
-    } else if (drawn === "blackjack") {
-      $("next-text").textContent = view.next_action || "";
-      $("view").innerHTML = blackjackView(state, view);
     } else {
       $("next-text").textContent = view.next_action || "";
       $("view").innerHTML = genericView(view);
@@ -192,260 +183,17 @@
     return `<div class="panel"><table class="facts">${rows.join("")}</table></div>`;
   }
 
-  // --- blackjack ----------------------------------------------------------------------
-  function boxesNamed(text, pattern) {
-    const match = pattern.exec(text || "");
-    return match ? match[1].split(/,\s*/).map(Number) : [];
-  }
-
-  function blackjackView(state, view) {
-    const round = view.round ?? state.round;
-    const dealer = view.dealer || { cards: [] };
-    const collectIns = view.state === "insurance_settlement"
-      ? boxesNamed(view.next_action, /insurance: boxes ([\d, ]+)/) : [];
-    const payNow = boxesNamed(view.next_action, /^Pay box (\d+)/);
-    let html =
-      `<div class="row-line dealer"><span class="who">DEALER</span>` +
-      `<div class="cards">${dealer.cards.map((c, i) => cardFace(c, `${round}|d|${i}|${c}`)).join("")}</div>` +
-      `${totalText(dealer.total)}</div>`;
-    const boxes = view.boxes || [];
-    html += `<div class="boxes">`;
-    if (!boxes.length) html += `<p class="muted">No wagers on the layout.</p>`;
-    for (const box of boxes) {
-      const acting = box.hands.some((h) => h.acting);
-      const attention = collectIns.includes(box.number) || payNow.includes(box.number) || !!box.mismatch;
-      html += `<div class="box${acting ? " acting" : ""}${attention ? " attention" : ""}" data-box="${box.number}">`;
-      html += `<div class="boxno"><span>BOX ${box.number}</span>`;
-      if (acting) html += `<span class="tag">ACTING</span>`;
-      if (collectIns.includes(box.number)) html += `<span class="tag red">COLLECT INSURANCE</span>`;
-      if (payNow.includes(box.number)) html += `<span class="tag">PAY NOW</span>`;
-      if (box.mismatch) html += `<span class="tag red">PAYOUT MISMATCH</span>`;
-      html += `</div>`;
-      box.hands.forEach((hand, h) => {
-        html += `<div class="hand${hand.acting ? " acting" : ""}">` +
-          `<div class="cards">${hand.cards.map((c, i) => cardFace(c, `${round}|${box.number}|${h}|${i}|${c}`)).join("")}</div>` +
-          `<div>${totalText(hand.total)}${hand.doubled ? ` <span class="tag blue">DOUBLED</span>` : ""}</div></div>`;
-      });
-      html += personLines(box);
-      // the chips disagree with what the box is owed (rule 4.1): NEXT is refused
-      if (box.mismatch) html += `<div class="collect mismatch">${esc(box.mismatch)}</div>`;
-      html += `</div>`;
-    }
-    html += `</div>`;
-    const shoe = [`Shoe gate ${view.gate_locked ? "LOCKED" : "open"}`];
-    shoe.push(view.shuffle_due ? `SHUFFLE DUE (rule ${view.shuffle_due})` : "cutting card not out");
-    if (view.burns_due) shoe.push(`BURN ${view.burns_due} CARD${view.burns_due === 1 ? "" : "S"}`);
-    html += `<div class="shoe">${esc(shoe.join(" · "))}</div>`;
-    return html;
-  }
-
-  // The dealer's money, one line per person on the box: a stake that is not lost stays on
-  // the layout, so PAY is only the winnings to add to it, PUSH a stand-off, TAKE a loss;
-  // PAID marks a blackjack already paid at once (10.1, 10.3(a)).
-  function personLines(box) {
-    const people = box.people || [];
-    const shared = people.length > 1;
-    return people.map((p) => {
-      const who = shared ? `${esc(p.person)} ` : "";
-      let line = `<div class="money person" data-person="${esc(p.person)}">${who}Wager ${money(p.wager)}`;
-      if (p.insurance) {
-        line += ` · Insurance ${money(p.insurance)}${p.insurance_state ? ` ${esc(p.insurance_state)}` : ""}`;
-      }
-      line += `</div>`;
-      if (p.paid_at_once) line += `<div class="paid">${who}PAID ${money(p.paid_at_once)} (rule ${esc(p.paid_rule)})</div>`;
-      if (p.void) line += `<div class="push">${who}VOID (rule 9.6): stake back</div>`;
-      else if (p.push) line += `<div class="push">${who}PUSH</div>`;
-      if (p.pay) line += `<div class="owed">${who}PAY ${money(p.pay)}</div>`;
-      if (p.take) line += `<div class="collect">${who}TAKE ${money(p.take)}</div>`;
-      if (p.note) line += `<div class="money note">${esc(p.note)}</div>`;
-      return line;
-    }).join("");
-  }
-
-  // --- poker --------------------------------------------------------------------------
-  function pokerNext(view) {
-    if (view.hold) return `HOLD (${cite(view.hold.rule)}): a supervisor must clear the table`;
-    const a = view.action;
-    if (a) {
-      const call = a.can_check ? "CHECK" : `CALL ${money(a.call)}`;
-      const raise = a.can_raise ? ` · RAISE ${money(a.raise_min)} to ${money(a.raise_max)} (11.5)` : "";
-      return `Seat ${a.seat} to act (${a.rule}): ${call}${raise} · FOLD`;
-    }
-    const d = view.draw;
-    if (d && d.reshuffle && d.stub === 0) {
-      const owners = (d.reshuffle.owners || []).map(([seat]) => seat);
-      return `Stub out (11.3(b)): shuffle ONLY the discards of seats ${seatList(owners)}, cut, ` +
-        `then deal seat ${d.drawer} ${d.owed ?? ""} more`.trimEnd();
-    }
-    if (d && d.drawer) {
-      return d.owed ? `Deal seat ${d.drawer} ${d.owed} card${d.owed === 1 ? "" : "s"} (11.3)` :
-        `Seat ${d.drawer}: how many cards to draw? (11.3)`;
-    }
-    if (view.state === "dealing") return "Deal five cards one at a time, clockwise from left of the button (11.3(a))";
-    if (view.showdown && view.state !== "waiting") {
-      const sd = view.showdown;
-      const who = `seat${sd.must_expose.length > 1 ? "s" : ""} ${seatList(sd.must_expose)}`;
-      const pay = view.settlement ? "; award the pots as shown (11.4(d)), then NEXT" : "";
-      return `Showdown (11.4(c)): ${who} expose in that order${requested(view)}${pay}`;
-    }
-    if (view.settlement && view.settlement.void) return "Hand void: return the chips as shown, then NEXT";
-    if (view.state === "waiting" || view.state === "complete") return "Press NEXT to start the hand";
-    return String(view.state || "").replace(/_/g, " ");
-  }
-
-  // 11.4(c): "Any player at the table may request to see any or all hands"
-  function asked(r) {
-    const many = r.seats.length > 1;
-    return `asked to see seat${many ? "s" : ""} ${seatList(r.seats)}: expose ${many ? "them" : "it"}`;
-  }
-
-  function requested(view) {
-    return (view.requests || []).map((r) => `; seat ${r.by_seat} ${asked(r)}`).join("");
-  }
-
-  function pokerView(view) {
-    const action = view.action;
-    let html = `<div class="seats">`;
-    for (const s of view.seats || []) {
-      const acting = action && action.seat === s.seat;
-      const drawing = view.draw && view.draw.drawer === s.seat;
-      const cls = ["seat", acting || drawing ? "acting" : "", s.folded ? "folded" : ""].join(" ");
-      html += `<div class="${cls}" data-seat="${s.seat}"><div class="boxno"><span>SEAT ${s.seat}</span><span>`;
-      if (view.button === s.seat) html += `<span class="tag blue">BUTTON${view.button_dead ? " (DEAD)" : ""}</span> `;
-      if (s.blind) html += `<span class="tag">BLIND ${s.blind}</span> `;
-      if (acting) html += `<span class="tag">TO ACT</span> `;
-      if (drawing) html += `<span class="tag">DRAWING</span> `;
-      if (s.folded) html += `<span class="tag red">FOLDED</span> `;
-      if (s.all_in) html += `<span class="tag red">ALL IN</span> `;
-      if (!s.in_hand) html += `<span class="tag blue">OUT</span> `;
-      html += `</span></div>`;
-      html += `<div class="money">Stack ${money(s.stack)}</div>`;
-      if (s.in_hand) {
-        html += `<div class="money">Bet ${money(s.bet)} · in pot ${money(s.contributed)}</div>`;
-        html += `<div class="cards">${Array.from({ length: s.cards }, (_, i) => `<div class="card blank" data-key="${view.hand}|${s.seat}|${i}" aria-label="card held"></div>`).join("")}</div>`;
-      }
-      html += `</div>`;
-    }
-    html += `</div>`;
-
-    // side pots only where an all-in makes one; an uncalled bet nobody left can call
-    const pots = view.pots || [];
-    const uncalled = view.uncalled || [];
-    if (pots.length || uncalled.length) {
-      html += `<div class="pots"><strong>POTS</strong> `;
-      html += pots.map(([chips, seats], i) => {
-        const name = i === 0 ? "Main pot" : `Side pot ${i}`;
-        return `<span data-pot="${i}">${name} <strong>${money(chips)}</strong>: seats ${seatList(seats)}</span>`;
-      }).concat(uncalled.map(([seat, chips]) =>
-        `<span data-uncalled="${seat}">Uncalled (seat ${seat}) <strong>${money(chips)}</strong>: goes back</span>`,
-      )).join(" · ");
-      html += `</div>`;
-    }
-    if (action) {
-      html += `<div class="panel"><h3>ACTION (${esc(action.rule)})</h3><p>Seat ${action.seat}: ` +
-        `${action.can_check ? "may CHECK" : `CALL ${money(action.call)}`}` +
-        `${action.can_raise ? ` · RAISE ${money(action.raise_min)} to ${money(action.raise_max)} (rule 11.5)` : " · no raise"}` +
-        ` · FOLD</p></div>`;
-    }
-    const d = view.draw;
-    if (d) {
-      html += `<div class="panel"><h3>THE DRAW (11.3)</h3><p>`;
-      html += d.drawer ? `Seat ${d.drawer} drawing${d.owed != null ? `: ${d.owed} card${d.owed === 1 ? "" : "s"}` : ""}` : "Draw complete";
-      html += ` · stub ${d.stub} card${d.stub === 1 ? "" : "s"}`;
-      if (d.pile != null) html += ` · reshuffled discards ${d.pile} left`;
-      html += `</p>`;
-      if (d.discards_by_owner.length) {
-        html += `<p>Discards: ${d.discards_by_owner.map(([seat, n]) => `seat ${seat}: ${n}`).join(" · ")}</p>`;
-      }
-      if (d.reshuffle) {
-        const r = d.reshuffle;
-        html += `<p><strong>RESHUFFLE (11.3(b))</strong>: only the earlier discards of seats ` +
-          `${seatList((r.owners || []).map(([seat, n]) => `${seat} (${n})`))}; ` +
-          `NOT seats ${seatList(r.excluded_seats)}</p>`;
-      }
-      html += `</div>`;
-    }
-    const sd = view.showdown;
-    if (sd) {
-      html += `<div class="panel"><h3>SHOWDOWN (11.4(c))</h3><p>Called: seat ${sd.called}. ` +
-        `Expose in order: ${seatList(sd.must_expose)}. May muck: ${seatList(sd.may_muck)}.</p>` +
-        `<p>${sd.winners.length > 1 ? "Winners: seats" : "Winner: seat"} ${seatList(sd.winners)} with ${esc(sd.winning_hand)}</p>` +
-        (view.requests || []).map((r, i) => `<p data-request="${i}">Seat ${r.by_seat} ${asked(r)}</p>`).join("") +
-        `</div>`;
-    }
-    const st = view.settlement;
-    if (st) {
-      html += `<div class="panel"><h3>${st.void ? "HAND VOID: CHIPS RETURNED" : "POT AWARDS (11.4(d))"}</h3>`;
-      for (const award of st.awards || []) {
-        html += `<p>${award.pot === 0 ? "Main pot" : `Side pot ${award.pot}`} ${money(award.amount)}: ` +
-          `${award.shares.map(([seat, chips]) => `seat ${seat} ${money(chips)}`).join(", ")} (${esc(award.hand)})` +
-          `${award.odd_chip ? ` · odd chip ${money(award.odd_chip)} to seat ${award.odd_chip_seat} (highest card by suit)` : ""}</p>`;
-      }
-      if ((st.returned || []).length) html += `<p>Returned: ${st.returned.map(([seat, c]) => `seat ${seat} ${money(c)}`).join(", ")}</p>`;
-      if (st.rake) html += `<p>Rake ${money(st.rake)}</p>`;
-      html += `</div>`;
-    }
-    return html;
-  }
-
   // --- console (dealer page only) -----------------------------------------------------
+  // The game's drawing gives its buttons: { name, label, lit, cls?, body } (body: what a
+  // press POSTs), or one with raise: { seat, raise_min, raise_max } (an amount field beside
+  // it, sent as the raise_ action) or request: { seat } (an asking seat's field, sent as
+  // request_to_see; seat null: every hand).
   let consoleKey = "";
   let raiseBy = null;
 
-  function blackjackButtons(view) {
-    const b = view.buttons || {};
-    const s = view.state;
-    // dark while the chips disagree with a payout (rule 4.1): NEXT is refused
-    const nextLit = b.next !== false && (Boolean(b.stand) || /press NEXT/.test(view.next_action || "") ||
-      /^Pay box/.test(view.next_action || ""));
-    return [
-      ["no_more_bets", "NO MORE BETS", Boolean(b.no_more_bets)],
-      ["next", "NEXT", nextLit],
-      ["double", "DOUBLE", Boolean(b.double)],
-      ["split", "SPLIT", Boolean(b.split)],
-      ["insurance_closed", "INSURANCE CLOSED", s === "insurance" || s === "insurance_settlement"],
-      ["even_money", "EVEN MONEY", Boolean(b.insurance_open)],
-      ["void_hand", "VOID HAND", false, "danger"],
-    ].map(([name, label, lit, cls]) => (
-      // 7.1: with a shuffle due, NEXT's place is SHUFFLED: a shuffle is confirmed, never
-      // taken from NEXT
-      name === "next" && b.shuffled && view.shuffle_due
-        ? { name: "shuffled", label: "SHUFFLED", lit: true, body: { action: "shuffled", args: {} } }
-        : { body: { button: name }, label, lit, cls, name }));
-  }
-
-  function pokerButtons(view) {
-    const buttons = [];
-    const idle = view.state === "waiting" || view.state === "complete";
-    buttons.push({ name: "next", label: "NEXT HAND", lit: idle && !view.hold, body: { button: "next" } });
-    const a = view.action;
-    if (a) {
-      const seat = a.seat;
-      if (a.can_check) buttons.push({ name: "check", label: `CHECK (seat ${seat})`, lit: true, body: { action: "check", args: { seat } } });
-      else buttons.push({ name: "call", label: `CALL ${money(a.call)}`, lit: true, body: { action: "call", args: { seat } } });
-      buttons.push({ name: "raise", label: "RAISE", lit: a.can_raise, raise: a, body: null });
-      buttons.push({ name: "fold", label: "FOLD", lit: a.can_fold, cls: "danger", body: { action: "fold", args: { seat } } });
-    }
-    const d = view.draw;
-    if (d && d.drawer && d.owed == null) {
-      for (let n = 0; n <= 5; n += 1) {
-        buttons.push({ name: `draw${n}`, label: n ? `DRAWS ${n}` : "STANDS PAT", lit: true, body: { action: "discard", args: { seat: d.drawer, count: n } } });
-      }
-    }
-    const shown = view.showdown_seats || [];  // 11.4(c): a player asks to see hands
-    if (shown.length && !view.hold) {
-      buttons.push({ name: "see_all", label: "SEE ALL HANDS (11.4(c))", lit: false, request: { seat: null } });
-      for (const seat of (view.showdown && view.showdown.may_muck) || []) {
-        buttons.push({ name: `see${seat}`, label: `SEE SEAT ${seat}`, lit: false, request: { seat } });
-      }
-    }
-    return buttons;
-  }
-
   function renderConsole(state, view) {
-    const drawn = view.renderer || "";
-    const own = gameDrawing(drawn);
-    const buttons = own ? (own.buttons ? own.buttons(view) : []) : drawn === "poker" ? pokerButtons(view) : drawn === "blackjack" ? blackjackButtons(view) : [];
+    const own = gameDrawing(view.renderer || "");
+    const buttons = own && own.buttons ? own.buttons(view) : [];
     const key = JSON.stringify(buttons.map((b) => [b.name, b.label, b.lit, b.raise ? [b.raise.seat, b.raise.raise_min, b.raise.raise_max] : 0]));
     if (key === consoleKey) return;
     consoleKey = key;

@@ -1,5 +1,7 @@
-// Text and card faces for the status display (app.js): escaping, money, the four suits
-// as inline SVG (no font or image to fetch), and totals ("soft 17" says SOFT).
+// Text and card faces for the status display, shared by app.js and the games' own drawings
+// (/game.js, each from its game's folder): escaping, money, seat lists, the rule a reason
+// cites, and the four suits as inline SVG (no font or image to fetch). Loaded first, as
+// window.TableFaces, the one place these live.
 "use strict";
 
 window.TableFaces = (() => {
@@ -8,6 +10,9 @@ window.TableFaces = (() => {
     String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   const money = (n) => `$${Number(n || 0).toLocaleString("en-NZ")}`;
   const seatList = (xs) => (xs && xs.length ? xs.join(", ") : "none");
+  // "rule 9.5" for a clause of the rules; a named reason that is not one ("table
+  // variant", "hold procedure") as it is (controller/game/records.py, cite)
+  const cite = (rule) => (/^[0-9]/.test(rule || "") ? `rule ${rule}` : String(rule || ""));
 
   // --- card faces ---------------------------------------------------------------------
   const SUITS = {
@@ -35,11 +40,5 @@ window.TableFaces = (() => {
     );
   }
 
-  function totalText(total) {
-    const t = String(total || "");
-    const cls = t.startsWith("soft") ? "soft" : t.startsWith("bust") ? "bust" : t === "blackjack" ? "blackjack" : "";
-    return `<span class="total ${cls}">${esc(t.toUpperCase())}</span>`;
-  }
-
-  return { esc, money, seatList, cardFace, totalText };
+  return { esc, money, seatList, cite, cardFace };
 })();
