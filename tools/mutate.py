@@ -59,10 +59,7 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
         ["<module>"],
         [f"{_BRIDGE}/test_session.py", f"{_BRIDGE}/test_session_bites.py"],
     ),
-    "firmware_bridge/rdm6300.py": (
-        ["<module>"],
-        [f"{_BRIDGE}/test_rdm6300.py", f"{_BRIDGE}/test_rdm6300_bites.py"],
-    ),
+    "firmware_bridge/rdm6300.py": (["<module>"], [f"{_BRIDGE}/test_rdm6300.py"]),
     "controller/journal/store.py": (["<module>"], _JOURNAL),
     "controller/journal/rows.py": (["<module>", "_event_types"], _JOURNAL),
     "controller/game/jsonable.py": (["<module>"], _JOURNAL),
