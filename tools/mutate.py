@@ -55,10 +55,7 @@ _BLACKJACK = [
 ]
 IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
     "firmware_bridge/frame.py": (["<module>"], [_BRIDGE]),
-    "firmware_bridge/session.py": (
-        ["<module>"],
-        [f"{_BRIDGE}/test_session.py", f"{_BRIDGE}/test_session_bites.py"],
-    ),
+    "firmware_bridge/session.py": (["<module>"], [f"{_BRIDGE}/test_session.py"]),
     "firmware_bridge/rdm6300.py": (["<module>"], [f"{_BRIDGE}/test_rdm6300.py"]),
     "controller/journal/store.py": (["<module>"], _JOURNAL),
     "controller/journal/rows.py": (["<module>", "_event_types"], _JOURNAL),
