@@ -111,7 +111,7 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
     ),
     "drivers/deck.py": (
         ["<module>"],
-        ["tests/drivers/test_deck_bites.py", "tests/drivers/test_deck.py"],
+        ["tests/drivers/test_deck.py"],
     ),
     "drivers/rfid.py": (["<module>"], ["tests/drivers/test_rfid_bites.py"]),
     "controller/baccarat/settlement.py": (
