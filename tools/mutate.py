@@ -113,7 +113,7 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
         ["<module>"],
         ["tests/drivers/test_deck.py"],
     ),
-    "drivers/rfid.py": (["<module>"], ["tests/drivers/test_rfid_bites.py"]),
+    "drivers/rfid.py": (["<module>"], ["tests/drivers/test_rfid.py"]),
     "controller/baccarat/settlement.py": (
         ["<module>"],
         ["tests/controller/baccarat/test_settlement_bites.py"],
