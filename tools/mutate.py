@@ -63,7 +63,7 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
     "controller/shoe_audit.py": (
         ["<module>"],
         [
-            "tests/controller/test_shoe_audit_bites.py",
+            "tests/controller/test_shoe_audit.py",
             "tests/controller/blackjack/test_blackjack_shoe_audit.py",
             "tests/controller/poker/test_poker_shoe_audit.py",
             "tests/controller/game/test_privacy_marks.py",  # ShoeReport's card fields
