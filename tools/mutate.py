@@ -97,7 +97,7 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
     "controller/game/chips.py": (
         ["<module>"],
         [
-            "tests/controller/game/test_chips_bites.py",
+            "tests/controller/game/test_chips_kernel.py",
             "tests/controller/blackjack/test_rule_4_1_chips.py",
         ],
     ),
