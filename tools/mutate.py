@@ -105,7 +105,7 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
     "controller/game/machine.py": (
         ["<module>"],
         [
-            "tests/controller/game/test_kernel_machine_bites.py",
+            "tests/controller/game/test_machine_fast_path.py",
             "tests/controller/game/test_kernel.py",
         ],
     ),
