@@ -101,7 +101,7 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
             "tests/controller/blackjack/test_rule_4_1_chips.py",
         ],
     ),
-    "controller/game/hold.py": (["<module>"], ["tests/controller/game/test_hold_bites.py"]),
+    "controller/game/hold.py": (["<module>"], ["tests/controller/game/test_hold.py"]),
     "controller/game/machine.py": (
         ["<module>"],
         [
