@@ -79,7 +79,7 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
     "controller/poker/showdown.py": (["<module>"], _POKER),
     "controller/poker/betting.py": (
         ["<module>"],
-        ["tests/controller/poker/test_betting_bites.py"],
+        ["tests/controller/poker/test_betting.py"],
     ),
     "controller/poker/draw.py": (["<module>"], ["tests/controller/poker/test_draw_bites.py"]),
     "controller/blackjack/dealing.py": (["<module>"], _BLACKJACK),
