@@ -81,7 +81,7 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
         ["<module>"],
         ["tests/controller/poker/test_betting.py"],
     ),
-    "controller/poker/draw.py": (["<module>"], ["tests/controller/poker/test_draw_bites.py"]),
+    "controller/poker/draw.py": (["<module>"], ["tests/controller/poker/test_draw.py"]),
     "controller/blackjack/dealing.py": (["<module>"], _BLACKJACK),
     "controller/blackjack/layout.py": (["<module>"], _BLACKJACK),
     "controller/blackjack/round.py": (["<module>"], _BLACKJACK),
