@@ -45,7 +45,8 @@ _JOURNAL = [
     "tests/controller/test_journal_survivors.py",
 ]
 _POKER = [
-    "tests/controller/poker/test_poker_bites.py",
+    "tests/controller/poker/test_poker_pots.py",
+    "tests/controller/poker/test_poker_showdown.py",
     "tests/controller/poker/test_poker_rules.py",
     "tests/controller/poker/test_poker_clauses_second_pass.py",
 ]
@@ -73,7 +74,8 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
         ["<module>", "_key", "_build"],
         [
             "tests/controller/poker/test_poker_evaluator.py",
-            "tests/controller/poker/test_poker_bites.py",
+            "tests/controller/poker/test_poker_pots.py",
+            "tests/controller/poker/test_poker_showdown.py",
         ],
     ),
     "controller/poker/showdown.py": (["<module>"], _POKER),
