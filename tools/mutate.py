@@ -122,7 +122,7 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
     ),
     "controller/baccarat/tableau.py": (
         ["<module>"],
-        ["tests/controller/baccarat/test_tableau_bites.py"],
+        ["tests/controller/baccarat/test_baccarat_table_of_play.py"],
     ),
     "controller/baccarat/shoe.py": (
         ["<module>"],
