@@ -126,7 +126,7 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
     ),
     "controller/baccarat/shoe.py": (
         ["<module>"],
-        ["tests/controller/baccarat/test_shoe_bites.py"],
+        ["tests/controller/baccarat/test_baccarat_shoe.py"],
     ),
 }
 
