@@ -118,7 +118,7 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
     "drivers/rfid.py": (["<module>"], ["tests/drivers/test_rfid.py"]),
     "controller/baccarat/settlement.py": (
         ["<module>"],
-        ["tests/controller/baccarat/test_settlement_bites.py"],
+        ["tests/controller/baccarat/test_baccarat_settlement.py"],
     ),
     "controller/baccarat/tableau.py": (
         ["<module>"],
