@@ -92,7 +92,6 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
         ["<module>"],
         [
             "tests/controller/blackjack/test_blackjack_settlement.py",
-            "tests/controller/blackjack/test_blackjack_settlement_bites.py",
         ],
     ),
     # the kernel's and the card sources' money, rules and wire code (third session)
