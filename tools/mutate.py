@@ -51,7 +51,7 @@ _POKER = [
     "tests/controller/poker/test_poker_clauses_second_pass.py",
 ]
 _BLACKJACK = [
-    f"tests/controller/blackjack/test_{name}_bites.py"
+    f"tests/controller/blackjack/test_{name}.py"
     for name in ("actions", "dealing", "layout", "machine", "round", "hand")
 ]
 IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
