@@ -41,7 +41,6 @@ THRESHOLD = 90.0
 _BRIDGE = "tests/firmware_bridge"
 _JOURNAL = [
     "tests/controller/test_journal.py",
-    "tests/controller/test_journal_bites.py",
     "tests/controller/test_journal_survivors.py",
 ]
 _POKER = [
