@@ -41,35 +41,29 @@ THRESHOLD = 90.0
 _BRIDGE = "tests/firmware_bridge"
 _JOURNAL = [
     "tests/controller/test_journal.py",
-    "tests/controller/test_journal_bites.py",
     "tests/controller/test_journal_survivors.py",
 ]
 _POKER = [
-    "tests/controller/poker/test_poker_bites.py",
+    "tests/controller/poker/test_poker_pots.py",
+    "tests/controller/poker/test_poker_showdown.py",
     "tests/controller/poker/test_poker_rules.py",
     "tests/controller/poker/test_poker_clauses_second_pass.py",
 ]
 _BLACKJACK = [
-    f"tests/controller/blackjack/test_{name}_bites.py"
+    f"tests/controller/blackjack/test_{name}.py"
     for name in ("actions", "dealing", "layout", "machine", "round", "hand")
 ]
 IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
     "firmware_bridge/frame.py": (["<module>"], [_BRIDGE]),
-    "firmware_bridge/session.py": (
-        ["<module>"],
-        [f"{_BRIDGE}/test_session.py", f"{_BRIDGE}/test_session_bites.py"],
-    ),
-    "firmware_bridge/rdm6300.py": (
-        ["<module>"],
-        [f"{_BRIDGE}/test_rdm6300.py", f"{_BRIDGE}/test_rdm6300_bites.py"],
-    ),
+    "firmware_bridge/session.py": (["<module>"], [f"{_BRIDGE}/test_session.py"]),
+    "firmware_bridge/rdm6300.py": (["<module>"], [f"{_BRIDGE}/test_rdm6300.py"]),
     "controller/journal/store.py": (["<module>"], _JOURNAL),
     "controller/journal/rows.py": (["<module>", "_event_types"], _JOURNAL),
     "controller/game/jsonable.py": (["<module>"], _JOURNAL),
     "controller/shoe_audit.py": (
         ["<module>"],
         [
-            "tests/controller/test_shoe_audit_bites.py",
+            "tests/controller/test_shoe_audit.py",
             "tests/controller/blackjack/test_blackjack_shoe_audit.py",
             "tests/controller/poker/test_poker_shoe_audit.py",
             "tests/controller/game/test_privacy_marks.py",  # ShoeReport's card fields
@@ -79,15 +73,16 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
         ["<module>", "_key", "_build"],
         [
             "tests/controller/poker/test_poker_evaluator.py",
-            "tests/controller/poker/test_poker_bites.py",
+            "tests/controller/poker/test_poker_pots.py",
+            "tests/controller/poker/test_poker_showdown.py",
         ],
     ),
     "controller/poker/showdown.py": (["<module>"], _POKER),
     "controller/poker/betting.py": (
         ["<module>"],
-        ["tests/controller/poker/test_betting_bites.py"],
+        ["tests/controller/poker/test_betting.py"],
     ),
-    "controller/poker/draw.py": (["<module>"], ["tests/controller/poker/test_draw_bites.py"]),
+    "controller/poker/draw.py": (["<module>"], ["tests/controller/poker/test_draw.py"]),
     "controller/blackjack/dealing.py": (["<module>"], _BLACKJACK),
     "controller/blackjack/layout.py": (["<module>"], _BLACKJACK),
     "controller/blackjack/round.py": (["<module>"], _BLACKJACK),
@@ -96,41 +91,40 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
         ["<module>"],
         [
             "tests/controller/blackjack/test_blackjack_settlement.py",
-            "tests/controller/blackjack/test_blackjack_settlement_bites.py",
         ],
     ),
     # the kernel's and the card sources' money, rules and wire code (third session)
     "controller/game/chips.py": (
         ["<module>"],
         [
-            "tests/controller/game/test_chips_bites.py",
+            "tests/controller/game/test_chips_kernel.py",
             "tests/controller/blackjack/test_rule_4_1_chips.py",
         ],
     ),
-    "controller/game/hold.py": (["<module>"], ["tests/controller/game/test_hold_bites.py"]),
+    "controller/game/hold.py": (["<module>"], ["tests/controller/game/test_hold.py"]),
     "controller/game/machine.py": (
         ["<module>"],
         [
-            "tests/controller/game/test_kernel_machine_bites.py",
+            "tests/controller/game/test_machine_fast_path.py",
             "tests/controller/game/test_kernel.py",
         ],
     ),
     "drivers/deck.py": (
         ["<module>"],
-        ["tests/drivers/test_deck_bites.py", "tests/drivers/test_deck.py"],
+        ["tests/drivers/test_deck.py"],
     ),
-    "drivers/rfid.py": (["<module>"], ["tests/drivers/test_rfid_bites.py"]),
+    "drivers/rfid.py": (["<module>"], ["tests/drivers/test_rfid.py"]),
     "controller/baccarat/settlement.py": (
         ["<module>"],
-        ["tests/controller/baccarat/test_settlement_bites.py"],
+        ["tests/controller/baccarat/test_baccarat_settlement.py"],
     ),
     "controller/baccarat/tableau.py": (
         ["<module>"],
-        ["tests/controller/baccarat/test_tableau_bites.py"],
+        ["tests/controller/baccarat/test_baccarat_table_of_play.py"],
     ),
     "controller/baccarat/shoe.py": (
         ["<module>"],
-        ["tests/controller/baccarat/test_shoe_bites.py"],
+        ["tests/controller/baccarat/test_baccarat_shoe.py"],
     ),
 }
 

@@ -1,6 +1,6 @@
-"""Builders shared by the blackjack ``*_bites.py`` files (`make mutate`): one place to build a
-table at a given point of the round, and to read what it refused, so each bites file states
-only the rule it pins (a raised refusal: `tests.support.refusals.refusal`, read word for
+"""Builders shared by blackjack's module tests (tests/controller/blackjack/): one place to
+build a table at a given point of the round, and to read what it refused, so each test file
+states only the rule it pins (a raised refusal: `tests.support.refusals.refusal`, read word for
 word, rule and reason, because the reason is what the dealer reads on the status display).
 """
 

@@ -17,6 +17,9 @@ from controller.poker.evaluator import (
     best_value,
     highest_card_by_suit,
 )
+from controller.poker.pots import (
+    split_pot,
+)
 
 
 def cards(text: str) -> list[Card]:
@@ -133,3 +136,60 @@ def test_11_4d_highest_card_by_suit_reads_rank_first_then_suit() -> None:
     assert highest_card_by_suit(cards("As 2c 3c 4c 6d")) > highest_card_by_suit(
         cards("Ah 2d 3d 4d 6h")
     )
+
+
+def test_11_4d_the_rank_of_suits_spades_hearts_diamonds_clubs() -> None:
+    from controller.poker.evaluator import SUIT_ORDER, highest_card_by_suit
+
+    keys = [highest_card_by_suit(cards(f"A{s} 2c 3c 4c 6d")) for s in "shdc"]
+    assert keys == sorted(keys, reverse=True) and len(set(keys)) == 4
+    assert [SUIT_ORDER[s] for s in "shdc"] == [4, 3, 2, 1]
+    # the odd chip between two tied hands whose top cards differ only by suit
+    hands = {1: cards("Kc Qc 9h 7h 3s"), 2: cards("Kd Qd 9c 7c 3h")}
+    assert split_pot(0, 3, [1, 2], hands, chip_unit=1).odd_chip_seat == 2
+
+
+def test_11_4c_the_tables_hold_7462_distinct_values_with_their_categories() -> None:
+    from controller.poker.evaluator import DISTINCT_VALUES, Category, HandValue, hand_value
+
+    assert DISTINCT_VALUES == 7462
+    assert hand_value(cards("As Ks Qs Js Ts")) == HandValue(7462)
+    assert hand_value(cards("7c 5d 4h 3s 2c")) == HandValue(1)
+    assert repr(HandValue(7462)) == "HandValue(7462, 'straight flush')"
+    assert str(hand_value(cards("As Ah Ad Ks Kh"))) == "full house"
+    assert [c.value for c in Category] == [
+        "high card",
+        "one pair",
+        "two pair",
+        "three of a kind",
+        "straight",
+        "flush",
+        "full house",
+        "four of a kind",
+        "straight flush",
+    ]
+
+
+def test_11_4c_best_of_five_six_or_four_cards() -> None:
+    from controller.poker.evaluator import (
+        EvaluationError,
+        best_hand,
+        best_value,
+        hand_value,
+    )
+
+    five = cards("As Ah 8d 6c 3s")
+    assert best_value(five) == hand_value(five)
+    assert best_hand(five) == tuple(five)
+    six = cards("As Ah 8d 6c 3s Ad")
+    assert best_value(six).category.value == "three of a kind"
+    for bad in (cards("As Ah 8d 6c"),):
+        with pytest.raises(EvaluationError, match=r"^a poker hand needs five cards, not 4$"):
+            best_value(bad)
+        with pytest.raises(EvaluationError, match=r"^a poker hand needs five cards, not 4$"):
+            best_hand(bad)
+    with pytest.raises(EvaluationError) as four:
+        hand_value(cards("As Ah 8d 6c"))
+    assert str(four.value) == "a poker hand is five different cards, not ['As', 'Ah', '8d', '6c']"
+    with pytest.raises(EvaluationError):
+        hand_value(cards("As Ad Ah Ac As"))  # no five-card hand has five aces

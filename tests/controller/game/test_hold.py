@@ -1,6 +1,5 @@
-"""Tests that bite (`make mutate`): the kernel's HOLD (controller/game/hold.py), the part every
-game shares because "a card leaves the shoe whether or not the rules allow it"
-(docs/architecture.md).
+"""The kernel's HOLD (controller/game/hold.py), the part every game shares because "a card
+leaves the shoe whether or not the rules allow it" (docs/architecture.md).
 
 Named after what they pin: the hold procedure (the controller's own HOLD, cleared only by
 a named supervisor) and the Gazette rule the violation cites (9.5, 10.3 here)."""

@@ -1,4 +1,4 @@
-"""Tests that bite (`make mutate`): the end of a poker hand in money
+"""The end of a poker hand in money
 (controller/poker/payout.py): the pots and the rake, the player being called (11.4(c)),
 an uncontested hand's awards (11.2(c)(i)), and paying the stacks with the balance checked
 (docs/architecture.md: a payout that does not balance raises)."""

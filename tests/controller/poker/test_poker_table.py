@@ -1,4 +1,4 @@
-"""Tests that bite (`make mutate`): the draw poker table (controller/poker/table.py) at its
+"""The draw poker table (controller/poker/table.py) at its
 edges: seats and stacks (11.2, 11.5 table stakes), starting a hand, the betting and draw
 API, the cards it is handed, the readers' holds and the supervisor's decisions. Refusals
 and violations are checked word for word: the reason is what the dealer reads.

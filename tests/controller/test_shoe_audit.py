@@ -1,5 +1,5 @@
-"""The duplicate-card detector's edges (issue 20): controller/shoe_audit.py, against the
-shoe's composition (blackjack 3.3: 4 to 8 decks; poker 11.2: one deck). The rule each
+"""The duplicate-card detector, controller/shoe_audit.py, against the shoe's
+composition (blackjack 3.3: 4 to 8 decks; poker 11.2: one deck). The rule each
 cites is the game's own, named in its spec."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tests that bite (`make mutate`): the draw of draw poker (controller/poker/draw.py), built
+"""The draw of draw poker (controller/poker/draw.py), built
 directly, at its edges: the order and the announcement (11.3(a)), the burn, the cards read,
 and the reshuffle of only the earlier players' discards when the stub runs out (11.3(b)).
 Refusals and violations are checked word for word: the reason is what the dealer reads.

@@ -1,7 +1,6 @@
-"""Tests that bite (`make mutate`): the blackjack round's flow (controller/blackjack/dealing.py)
-at its edges: where a card goes, the HOLD and its clearing, the records it journals, each
-named after the clause it pins. Refusals and violations are checked word for word.
-"""
+"""The blackjack round's flow (controller/blackjack/dealing.py) at its edges: where a card
+goes, the HOLD and its clearing, the records it journals, each named after the clause it
+pins. Refusals and violations are checked word for word."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Tests that bite (`make mutate`): boxes and hands (controller/blackjack/hand.py): the card
-values of rule 3.2, the best total, a blackjack (4.1: two cards, not from a split), the
-total the dealer is shown, a box's stakes and its clearing for the next round."""
+"""Boxes and hands (controller/blackjack/hand.py): the card values of rule 3.2, the best total,
+a blackjack (4.1: two cards, not from a split), the total the dealer is shown, a box's
+stakes and its clearing for the next round."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""Tests that bite (`make mutate`): the layout's sensors on a blackjack table
-(controller/blackjack/layout.py): what a bet, insurance, double or discard-rack sensor's
-change means in each state, each named after the clause it pins; violations and refusals
-word for word (they are what the dealer reads).
-"""
+"""The layout's sensors on a blackjack table (controller/blackjack/layout.py): what a bet,
+insurance, double or discard-rack sensor's change means in each state, each named after the
+clause it pins; violations and refusals word for word (they are what the dealer reads)."""
 
 from __future__ import annotations
 

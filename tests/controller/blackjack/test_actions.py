@@ -1,7 +1,6 @@
-"""Tests that bite (`make mutate`): the blackjack rules API (controller/blackjack/actions.py)
-at its edges, each named after the clause it pins. A refusal is checked word for word:
-its reason is what the dealer reads on the display.
-"""
+"""The blackjack rules API (controller/blackjack/actions.py) at its edges, each named after the
+clause it pins. A refusal is checked word for word: its reason is what the dealer reads on
+the display."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Tests that bite (`make mutate`): the round's data (controller/blackjack/round.py) as the
-table's read-only queries show it (the status display reads these): a fresh table, and
-each next round counted on and cleared of the last one's money (4.1)."""
+"""The round's data (controller/blackjack/round.py) as the table's read-only queries show it
+(the status display reads these): a fresh table, and each next round counted on and cleared
+of the last one's money (4.1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tests that bite (`make mutate`): one betting round of draw poker
+"""One betting round of draw poker
 (controller/poker/betting.py), built directly, at its edges: whose turn (11.2(c), 11.4(a)
 and (b)), the wager limits of the table notice (11.5(a)), table stakes and the raise cap.
 Refusals are checked word for word: the reason is what the dealer reads.

@@ -1,9 +1,8 @@
-"""Tests that bite (`make mutate`): the baccarat table (`controller/baccarat/table.py`), record by
-record. The machine tests check where a coup goes; these check what each step tells the
-journal, the dealer and the devices: the gate and lamps (docs/architecture.md), the
-records (wagers, NO MORE BETS, the shuffle, the coup's result and books, the commission
-account, the cutting card, the shoe's end), each refusal's rule and words, the HOLD's
-violations and the supervisor's decisions.
+"""The baccarat table (`controller/baccarat/table.py`), record by record. The machine tests
+check where a coup goes; these check what each step tells the journal, the dealer and the
+devices: the gate and lamps (docs/architecture.md), the records (wagers, NO MORE BETS, the
+shuffle, the coup's result and books, the commission account, the cutting card, the shoe's
+end), each refusal's rule and words, the HOLD's violations and the supervisor's decisions.
 
 The gate and lamp commands are cached per pair of states in a module dictionary
 (`table._SYNCED`); each test here starts with it empty, so the commands are computed in

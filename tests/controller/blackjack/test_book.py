@@ -1,6 +1,6 @@
-"""Tests that bite (`make mutate`): the round's book (controller/blackjack/book.py), built on a
-`Round` directly: what every stake is paid at the dealer's hand (4.1, 9.4, 10.2), what a
-void gives back (9.6), and the round's balance. Each payout is checked whole."""
+"""The round's book (controller/blackjack/book.py), built on a `Round` directly: what every
+stake is paid at the dealer's hand (4.1, 9.4, 10.2), what a void gives back (9.6), and the
+round's balance. Each payout is checked whole."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
-"""Tests that bite (`make mutate`): the wagers' pure checks (`controller/baccarat/wagers.py`),
-each boundary and each refusal word for word, since the dealer reads the refusal on the
-console: the box and the limits, the five wagers, whole chips, never the Player and the
-Banker together (NSW Mini Baccarat 5), the Table Differential at NO MORE BETS (G98-260),
-and the commission account (5.10(b))."""
+"""The wagers' pure checks (`controller/baccarat/wagers.py`), each boundary and each refusal
+word for word, since the dealer reads the refusal on the console: the box and the limits,
+the five wagers, whole chips, never the Player and the Banker together (NSW Mini Baccarat
+5), the Table Differential at NO MORE BETS (G98-260), and the commission account (5.10(b))."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
-"""Tests that bite (`make mutate`): the blackjack table (controller/blackjack/machine.py): its
-console buttons' refusals word for word, the lamps and the gate it commands, the card
-readers' events that hold it, and its rules API passing every argument through.
-"""
+"""The blackjack table (controller/blackjack/machine.py): its console buttons' refusals word
+for word, the lamps and the gate it commands, the card readers' events that hold it, and its
+rules API passing every argument through."""
 
 from __future__ import annotations
 
