@@ -402,7 +402,7 @@ def test_journal_reopen_is_refused_while_the_table_runs(tmp_path: Path, broker: 
 
 
 def test_the_archiver_keeps_a_sealed_file_the_pit_has_not_acknowledged(tmp_path: Path) -> None:
-    from tests.app.test_journal_rotation import KEY, _keeping, _rotating
+    from tests.app.runtime.test_journal_rotation import KEY, _keeping, _rotating
 
     base = tmp_path / "journal.sqlite"
     keeping = _keeping(tmp_path)

@@ -26,7 +26,7 @@ from controller.app.cli import build_parser
 from controller.app.tools.deck import run as deck_run
 from sim_hardware.rdm6300 import SimulatedRdm6300, sim_tag
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TIMEOUT = 120
 
 

@@ -20,7 +20,7 @@ import pytest
 from controller.app.cli import journal_reopen, main, prompt
 
 TABLECTL = [sys.executable, "-m", "controller.app.cli"]
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def raising(error: type[BaseException]):  # type: ignore[no-untyped-def]

@@ -11,7 +11,7 @@ from pathlib import Path
 from controller.app.cli.demo import demo_config
 from controller.app.runtime.journal_files import open_journal
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_demo_config_puts_an_rfid_shoe_on_the_simulator() -> None:

@@ -15,7 +15,7 @@ from controller.app.config import parse_config
 from controller.app.runtime.journal_files import open_journal
 from controller.app.runtime.table import RunningTable
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 INVENTORY = "chip_id,value\n" + "".join(f"E0040150000000{n:02X},25\n" for n in range(6))
 
 

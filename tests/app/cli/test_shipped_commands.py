@@ -10,7 +10,7 @@ import pytest
 
 from controller.app.cli import main
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_example_config_prints_the_game_and_the_deck(capsys: pytest.CaptureFixture[str]) -> None:

@@ -26,7 +26,7 @@ from controller.game import spec
 from controller.journal.store import checkpoint_path
 from sim_hardware.dealer import BlackjackDealer
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="module")

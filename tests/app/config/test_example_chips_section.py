@@ -13,7 +13,7 @@ from controller.app.config.chips import SCHEMA
 from controller.blackjack.rules import Variants
 from controller.game.chips import WinningsPaid
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = (ROOT / "examples" / "blackjack-table.toml").read_text()
 KEYS = ("settlement_check", "chip_readers", "winnings_paid", r"\[chips\]", "reader", "inventory")
 COMMENTED = re.compile(rf"^# ((?:{'|'.join(KEYS)})(?=[ =]).*)$", re.MULTILINE)

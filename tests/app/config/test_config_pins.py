@@ -13,7 +13,7 @@ from controller.game import device_needs
 from controller.ports import ConsoleButton, Lamp
 from drivers.pinmap import GateState
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BLACKJACK = (ROOT / "examples" / "blackjack-table.toml").read_text()
 POKER = (ROOT / "examples" / "poker-table.toml").read_text()
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from controller.app.config import parse_config
 from controller.app.config.pit import SCHEMA
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 INSTALL = (ROOT / "docs" / "install.md").read_text()
 EXAMPLE = (ROOT / "examples" / "blackjack-table.toml").read_text()
 # the repository's folders a doc can name (not dist/ or .venv/, made by a build)

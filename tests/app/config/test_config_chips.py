@@ -13,7 +13,7 @@ from controller.errors import ConfigError
 from controller.game.chips import ChipAlarm
 from controller.ports import ChipIdsSensed
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BLACKJACK = (ROOT / "examples" / "blackjack-table.toml").read_text()
 POKER = (ROOT / "examples" / "poker-table.toml").read_text()
 CHIPS = '\n[chips]\ninventory = "chips.csv"\n'

@@ -13,7 +13,7 @@ from controller.app.cli import shipped
 from controller.game import names
 from tests.support.cli import tablectl
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = (ROOT / "examples" / "blackjack-table.toml").read_text()
 
 

@@ -14,7 +14,7 @@ from controller.app.console.connections import PER_SERVER, RESERVED_FDS
 from controller.app.runtime import systemd
 from drivers.realtime import MAX_PRIORITY
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_the_unit_runs_tablectl_with_a_watchdog_and_the_device_groups() -> None:

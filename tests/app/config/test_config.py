@@ -13,7 +13,7 @@ from controller.blackjack.rules import DoubleOn, Variants
 from controller.errors import ConfigError
 from controller.game.jsonable import to_jsonable
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = (ROOT / "examples" / "blackjack-table.toml").read_text()
 
 

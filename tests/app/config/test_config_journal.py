@@ -9,7 +9,7 @@ import pytest
 from controller.app.config import parse_config
 from controller.errors import ConfigError
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = (ROOT / "examples" / "blackjack-table.toml").read_text()
 
 

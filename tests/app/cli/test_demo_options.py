@@ -13,7 +13,7 @@ from pathlib import Path
 from controller.app.cli.demo import FOLDER_PREFIX, OWNER_FILE, remove_stale_folders
 from sim_hardware.testbed import free_port
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = (ROOT / "examples" / "blackjack-table.toml").read_text()
 
 
