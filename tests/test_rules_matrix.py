@@ -24,14 +24,6 @@ ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules"
 GAMES = ("blackjack", "poker", "baccarat")
 
-# Tests whose names cite another game's clause; each is left as it is, for the reason given.
-NOT_THIS_GAME = {
-    "test_rule_3_3_a_tag_read_twice_is_one_card_out_twice": "a poker test: it checks 11.2",
-    "test_rule_9_6_like_void_hand_returns_every_chip_and_shows_no_showdown": (
-        "a poker test named after blackjack's void (9.6), which it resembles"
-    ),
-}
-
 NAMED = re.compile(r"test_(?:rule_)?(\d+_\d+.*)")
 CLAUSE = re.compile(r"(\d+)_(\d+)([a-h])?(?:_([b-h])(?=_))?(?:_(i{1,3}|iv)(?=_))?(?=_|$)")
 ROW_RULE = re.compile(r"\|\s*(\d+\.\d+(?:\([a-z]+\))*)\s*\|")
@@ -96,8 +88,6 @@ def test_every_clause_a_test_is_named_after_has_a_row() -> None:
         game = game_of(path)
         where = [game] if game else list(GAMES)
         for name in sorted(functions_in(path)):
-            if name in NOT_THIS_GAME:
-                continue
             for clause in clauses(name):
                 if not any(in_matrix(clause, rows[g]) for g in where):
                     doc = f"docs/rules/{game}.md" if game else "any docs/rules/<game>.md"

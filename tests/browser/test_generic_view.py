@@ -16,22 +16,11 @@ from controller import game as games
 from controller.app.console.web import StatusServer
 from controller.cards import Card
 from controller.ports import ButtonPressed, CardDrawn, ConsoleButton
+from tests.support.browser import published
 
 
 def toy_state(game: ToyGame) -> dict[str, Any]:
-    return {
-        "table": "toy-01",
-        "simulated": True,
-        "limits": {"minimum": 1, "maximum": 10},
-        "journal_seq": 0,
-        "events_processed": 0,
-        "recovered": False,
-        "devices": {"shoe": "ok"},
-        "notices": [],
-        "game": "toy",
-        "round": game.round_no,
-        "view": game.view(),
-    }
+    return published("toy", game.round_no, game.view())
 
 
 @pytest.fixture

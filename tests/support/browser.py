@@ -123,3 +123,20 @@ class Hands:
     def view(self) -> dict[str, Any]:
         view: dict[str, Any] = self.table.state.get("view", {})
         return view
+
+
+def published(game: str, round_no: int, view: dict[str, Any]) -> dict[str, Any]:
+    """The state a simulated table ``toy-01`` publishes to its page, around ``view``."""
+    return {
+        "table": "toy-01",
+        "simulated": True,
+        "limits": {"minimum": 1, "maximum": 10},
+        "journal_seq": 0,
+        "events_processed": 0,
+        "recovered": False,
+        "devices": {"shoe": "ok"},
+        "notices": [],
+        "game": game,
+        "round": round_no,
+        "view": view,
+    }

@@ -19,6 +19,7 @@ from controller.app.console import game_page
 from controller.app.console.web import StatusServer
 from controller.cards import Card
 from controller.ports import ButtonPressed, CardDrawn, ConsoleButton
+from tests.support.browser import published
 from toygame.game import DRAWN, ToyGame, ToyRules
 
 HERE = Path(__file__).resolve().parent
@@ -36,19 +37,7 @@ def drawn() -> Iterator[None]:
 
 def state_of(game: ToyGame) -> dict[str, Any]:
     """What the loop publishes: the game's view with its spec's renderer (view_facts)."""
-    return {
-        "table": "toy-01",
-        "simulated": True,
-        "limits": {"minimum": 1, "maximum": 10},
-        "journal_seq": 0,
-        "events_processed": 0,
-        "recovered": False,
-        "devices": {"shoe": "ok"},
-        "notices": [],
-        "game": DRAWN.name,
-        "round": game.round_no,
-        "view": DRAWN.view_facts(game.view()),
-    }
+    return published(DRAWN.name, game.round_no, DRAWN.view_facts(game.view()))
 
 
 def test_game_js_is_the_toys_own_script(drawn: None) -> None:

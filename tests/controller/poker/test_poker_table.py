@@ -238,7 +238,7 @@ def test_rule_11_2_a_card_when_none_is_due_word_for_word() -> None:
     ]
 
 
-def test_rule_3_3_a_tag_read_twice_is_one_card_out_twice() -> None:
+def test_rule_11_2_a_tag_read_twice_is_one_card_out_twice() -> None:
     table = three()
     table.start_hand()
     table.handle(CardDrawn(source="rfid", card=Card.parse("As"), tag="T1"))
@@ -301,7 +301,7 @@ def test_hold_procedure_a_card_accepted_in_the_draw_goes_to_the_drawer() -> None
     assert not [o for o in out if isinstance(o, CardSetAside)]
 
 
-def test_rule_9_6_like_void_hand_returns_every_chip_and_shows_no_showdown() -> None:
+def test_a_voided_hand_returns_every_chip_and_shows_no_showdown() -> None:
     table = three()
     table.start_hand()
     table.handle(DeviceFault(source="rfid", fault=Fault.UNKNOWN_TAG, detail="04AB"))
