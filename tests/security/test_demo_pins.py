@@ -89,22 +89,26 @@ def test_a_table_stopped_during_the_check_waits_for_it(
 ) -> None:
     """The check runs scrypt in OpenSSL on a thread of its own; left running while the
     process exits, it crashed `tablectl run` on SIGTERM (SIGSEGV, 1 start in 40). Stopping
-    the table ends the check after the scrypt in hand and waits for it. Each check is made
-    to last 1 s here (a long staff list on a slow Pi), so one is in hand at the stop."""
-    checks: list[str] = []
+    the table ends the check after the scrypt in hand and waits for it. Here the first
+    check is still in hand when the stop is asked, and lasts 1 s more."""
+    started: list[RunningTable] = []
+    finished: list[str] = []
 
     def slow_check(pin: str, stored: str) -> bool:
+        while not started:  # the table is handed over once its start returns
+            time.sleep(0.01)
+        started[0]._pin_check_stop.wait(timeout=30)  # in hand until the stop is asked
         time.sleep(1.0)
-        checks.append(pin)
+        finished.append(pin)
         return check_pin(pin, stored)
 
     monkeypatch.setattr(supervisor, "check_pin", slow_check)
-    config = demo_config("blackjack", tmp_path / "journal.sqlite", port=0)
-    table, watch = running(config)
+    table, watch = running(demo_config("blackjack", tmp_path / "journal.sqlite", port=0))
+    started.append(table)
     assert table.pin_check is not None and table.pin_check.is_alive()
     table.stop()
     assert not table.pin_check.is_alive()
-    assert 1 <= len(checks) < 3  # the whole check is 3 (d01's first PIN matches): it ended
+    assert finished == ["1357"]  # waited for the check in hand; the next 2 never began
     assert table.demo_pins == [] and not watch.seen.is_set()
 
 
