@@ -24,4 +24,4 @@ def unavailable(why: str) -> None:
     (``why``): a tool that is missing, a kernel that refuses real-time scheduling."""
     if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
         pytest.fail(f"{why}: in CI every test must run")
-    pytest.skip(why)
+    pytest.skip(f"{why} (README, 'Tests that are skipped, and when')")

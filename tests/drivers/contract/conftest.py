@@ -10,7 +10,7 @@ import pytest
 HARDWARE_REASON = (
     "needs real GPIO on a Raspberry Pi wired pin-for-pin to a jig Pi running pigpiod "
     "(docs/wiring.md, 'The contract suite on a real Pi'): "
-    "set TABLECTL_HARDWARE=1 and TABLECTL_JIG_HOST"
+    "set TABLECTL_HARDWARE=1 and TABLECTL_JIG_HOST (README, 'Tests that are skipped, and when')"
 )
 
 
