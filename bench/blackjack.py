@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from transitions import Machine
 
-from controller.blackjack.machine import TRANSITIONS, BlackjackTable
+from controller.blackjack.table import TRANSITIONS, BlackjackTable
 from controller.blackjack.rules import Variants
 from controller.blackjack.simulate import simulate
 

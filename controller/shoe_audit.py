@@ -14,7 +14,7 @@ Which rule a foreign card breaks is the game's to say: no clause of the rules sp
 foreign card in so many words, so each game cites its nearest, gives it to its `ShoeAudit`
 and names it in its `GameSpec` (``foreign_card_rule``): blackjack's
 `controller.blackjack.rules.FOREIGN_CARD_RULE`, draw poker's
-`controller.poker.machine.FOREIGN_CARD_RULE`, baccarat's
+`controller.poker.phases.FOREIGN_CARD_RULE`, baccarat's
 `controller.baccarat.rules.CARDS_RULE`. A new game brings its own.
 
 Sans-I/O and game-agnostic: the game says when the shoe was shuffled (`shuffled`), which

@@ -321,7 +321,7 @@ class PokerDealer:
         """How tools/soak.py plays draw poker (sim_hardware/soak_profile.py): the example
         table, one deck; a card breaks a rule except in the deal and the draw (the
         machine's FACTS); a hand ends waiting or complete; a foreign card cites 11.2
-        (controller.poker.machine.FOREIGN_CARD_RULE); what a hand paid back is its pots and the
+        (controller.poker.phases.FOREIGN_CARD_RULE); what a hand paid back is its pots and the
         uncalled bets returned (HandSettled)."""
         bets = ("first_round", "final_round")
         return SoakProfile(

@@ -51,7 +51,7 @@ _POKER = [
 ]
 _BLACKJACK = [
     f"tests/controller/blackjack/test_{name}.py"
-    for name in ("actions", "dealing", "layout", "machine", "round", "hand")
+    for name in ("actions", "dealing", "layout", "table", "round", "hand")
 ]
 IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
     "firmware_bridge/frame.py": (["<module>"], [_BRIDGE]),

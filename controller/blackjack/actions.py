@@ -2,7 +2,7 @@
 
 For each action a dealer or player can take: ``can_x()`` (a bool, lights the console),
 ``verify_x()`` (raises `IllegalAction` naming the rule) and ``x()`` (does it and returns a
-frozen record). A part of the table (`controller.blackjack.machine.BlackjackTable`, which
+frozen record). A part of the table (`controller.blackjack.table.BlackjackTable`, which
 offers these): it checks an action against the round's data and the rules, records it,
 and hands the round on to its flow (`controller.blackjack.dealing.Dealing`: the next box
 acts, the bets close, boxes play after insurance).

@@ -17,7 +17,7 @@ from controller.cards import ACE
 from controller.game.records import cite
 
 if TYPE_CHECKING:
-    from controller.blackjack.machine import BlackjackTable
+    from controller.blackjack.table import BlackjackTable
 
 __all__ = ["BoxView", "HandView", "PersonView", "TableView", "snapshot"]
 

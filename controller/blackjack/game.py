@@ -1,6 +1,6 @@
 """Blackjack behind the game contract (`controller.game`), and its registry entry.
 
-The table (`controller.blackjack.machine.BlackjackTable`) takes device events through
+The table (`controller.blackjack.table.BlackjackTable`) takes device events through
 ``handle``. The console's richer inputs arrive as `ConsoleAction` events naming a
 rules-API call, and supervisors' decisions as `SupervisorAction`; only the calls listed in
 `CONSOLE` and `SPEC.decisions` reach the table, so a console can never reach anything else.
@@ -12,7 +12,7 @@ from typing import Any
 
 from controller.blackjack import records
 from controller.blackjack.display import snapshot
-from controller.blackjack.machine import BlackjackTable
+from controller.blackjack.table import BlackjackTable
 from controller.blackjack.records import HoldDecision
 from controller.blackjack.rules import FOREIGN_CARD_RULE, Variants
 from controller.blackjack.settlement import Payout

@@ -5,7 +5,7 @@ What a sensor change means depends on the round's state: a wager while betting i
 (4.2), insurance while it is open (9.2) or collected after the dealer's second card (9.5),
 a wager or insurance moved when no wager may be (4.2, 9.2, 9.5: the table holds). A chip
 reader's 0 is an empty spot. A part of the table
-(`controller.blackjack.machine.BlackjackTable`): a wager or insurance sensed goes through
+(`controller.blackjack.table.BlackjackTable`): a wager or insurance sensed goes through
 the rules API (`controller.blackjack.actions`), a breach to the round's flow
 (`controller.blackjack.dealing`), which holds the table.
 """

@@ -1,7 +1,7 @@
 """The blackjack round's phases: the states, the transitions between them, and one table
 of what each state means at the table (`FACTS`: the rule a card there breaks, the shoe's
 gate, the burn, the lamps). The machine runs on a private `PhaseModel` (controller.game):
-its triggers skip the rules checks, so only `controller.blackjack.machine` fires them,
+its triggers skip the rules checks, so only `controller.blackjack.table` fires them,
 after its own checks, through `fire`, which turns a refusal into `IllegalAction` citing
 the rule of `TRIGGER_RULES`.
 

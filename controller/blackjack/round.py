@@ -2,7 +2,7 @@
 hand, the payouts and the chips wagered, the dealing order and whose turn it is, the paid
 blackjacks whose cards must come off (10.1, 10.3b), and what the layout's sensors read.
 
-The table (`controller.blackjack.machine.BlackjackTable`) keeps one `Round` and works on
+The table (`controller.blackjack.table.BlackjackTable`) keeps one `Round` and works on
 it; renderers read it through the table's read-only queries (``boxes``, ``dealer``,
 ``payouts``, ``boxes_in_play``, ``deal_order``, ``removals``...). Plain and slotted: the
 simulator plays a million rounds through it.

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from controller.blackjack.machine import BlackjackTable
+from controller.blackjack.table import BlackjackTable
 from controller.blackjack.records import ShuffleDue
 from controller.blackjack.rules import Variants
 from controller.blackjack.settlement import Kind

@@ -13,7 +13,7 @@ from controller.game.jsonable import to_jsonable
 from controller.game.records import DecisionOffer, defined_in, offers
 from controller.poker import console, records
 from controller.poker.display import status
-from controller.poker.machine import FOREIGN_CARD_RULE
+from controller.poker.phases import FOREIGN_CARD_RULE
 from controller.poker.rules import PokerRules
 from controller.poker.table import HoldDecision, PokerTable
 from controller.ports import ConsoleAction, ConsoleButton, DeviceNeeds, Event, Lamp
@@ -90,7 +90,7 @@ SPEC = GameSpec(
     # every chip into the pots is the drop; the rake is the house's only take
     settlement_figures=figures_from("chips_in", "rake"),
     simulator="controller.poker.simulate",
-    state_words={  # the floor's words for the states of machine.py
+    state_words={  # the floor's words for the states of phases.py
         "waiting": "Waiting for players",
         "button_placed": "Button placed",
         "dealing": "Dealing",

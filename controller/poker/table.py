@@ -24,7 +24,7 @@ from controller.game.records import HoldCleared, Violation
 from controller.poker.betting import BettingRound
 from controller.poker.draw import HAND_SIZE, Draw
 from controller.poker.hand import HandField, PokerHand
-from controller.poker.machine import DEAL_RULE, FACTS, FOREIGN_CARD_RULE, Phases
+from controller.poker.phases import DEAL_RULE, FACTS, FOREIGN_CARD_RULE, Phases
 from controller.poker.payout import Awarded, called_seat, hand_awards, pay_hand
 from controller.poker.records import (
     CardSetAside,
@@ -100,7 +100,7 @@ class PokerTable:
 
     @property
     def state(self) -> str:
-        """The hand's phase (`controller.poker.machine.Phase`), read-only."""
+        """The hand's phase (`controller.poker.phases.Phase`), read-only."""
         return self._phases.state
 
     # --- seats ---------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from controller import shoe_audit
 from controller.blackjack.rules import FOREIGN_CARD_RULE as BLACKJACK_RULE
 from controller.cards import DECK, Card
 from controller.game import spec
-from controller.poker.machine import FOREIGN_CARD_RULE as POKER_RULE
+from controller.poker.phases import FOREIGN_CARD_RULE as POKER_RULE
 from controller.ports import DeviceFault, DeviceLost, Fault
 from controller.shoe_audit import ForeignCard, ShoeAudit, ShoeReport, reader_hold
 

@@ -7,7 +7,7 @@ deck, or a reader without acknowledgement lost with the gate open, holds the tab
 
 from __future__ import annotations
 
-from controller.blackjack.machine import BlackjackTable
+from controller.blackjack.table import BlackjackTable
 from controller.cards import Card
 from controller.ports import CardDrawn, DeviceFault, DeviceLost, Fault
 from controller.shoe_audit import ShoeAudit, reader_hold

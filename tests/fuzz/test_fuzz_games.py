@@ -30,7 +30,7 @@ from hypothesis.stateful import (
 )
 from table_fuzz import ANY_CARD, DealerFuzz, ShoeTableFuzz, run_counted
 
-from controller.blackjack.machine import BlackjackTable
+from controller.blackjack.table import BlackjackTable
 from controller.blackjack.records import HoldDecision, RoundSettled
 from controller.blackjack.records import Violation as BjViolation
 from controller.blackjack.rules import DealerBlackjackTakes, DoubleOn, Variants

@@ -20,9 +20,9 @@ from controller.app.floor.store import PitStore
 from controller.app.floor.tables import Floor
 from controller.app.floor.view import PitView, load_floor_file
 from controller.app.floor.words import all_state_words, decision_words, state_words
-from controller.blackjack.machine import STATES as BLACKJACK_STATES
+from controller.blackjack.table import STATES as BLACKJACK_STATES
 from controller.errors import ConfigError
-from controller.poker.machine import STATES as POKER_STATES
+from controller.poker.phases import STATES as POKER_STATES
 
 ROWS = [
     row("bj-01", 60, "RoundSettled", wagers_in=10, house_result=4, paid_out=6, void=False),

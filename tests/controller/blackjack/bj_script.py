@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from controller.blackjack.machine import BlackjackTable
+from controller.blackjack.table import BlackjackTable
 from controller.blackjack.records import HoldDecision, Output
 from controller.blackjack.rules import Variants
 from controller.cards import Card

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from controller.blackjack.hand import Box
-from controller.blackjack.machine import BlackjackTable
+from controller.blackjack.table import BlackjackTable
 from controller.blackjack.records import HoldDecision, Violation
 from controller.blackjack.round import Round
 from controller.cards import Card

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.blackjack.display import snapshot
-from controller.blackjack.machine import BlackjackTable
+from controller.blackjack.table import BlackjackTable
 from controller.blackjack.records import HoldDecision, Violation
 from controller.blackjack.rules import DealerBlackjackTakes, DoubleOn, OddStakes, Variants
 from controller.blackjack.settlement import Kind, check_balance

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from controller.blackjack.display import snapshot
-from controller.blackjack.machine import BlackjackTable
+from controller.blackjack.table import BlackjackTable
 from controller.blackjack.records import (
     ActionRefused,
     EvenMoneyElected,

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from controller.blackjack import phases as bj
-from controller.blackjack.machine import BlackjackTable
+from controller.blackjack.table import BlackjackTable
 from controller.cards import Card
 from controller.errors import IllegalAction
 from controller.game.hold import Hold
 from controller.game.records import HOLD_PROCEDURE, HoldCleared, Violation, cite
-from controller.poker import machine as pk
+from controller.poker import phases as pk
 from controller.poker.table import PokerTable
 from controller.ports import Lamp, LampPattern, LockShoe, SetLamp
 

@@ -19,8 +19,8 @@ from controller.blackjack import phases as bj
 from controller.errors import IllegalAction
 from controller.game.machine import HOLD_FACTS, PhaseModel, _plain_moves, fire
 from controller.game.records import HOLD_PROCEDURE
-from controller.poker import machine as pk
-from controller.poker.machine import RULE_OF_TRIGGER, TRANSITIONS, Phases
+from controller.poker import phases as pk
+from controller.poker.phases import RULE_OF_TRIGGER, TRANSITIONS, Phases
 from controller.ports import Lamp, LampPattern
 
 RULES = {"go": "1.1", "back": "1.2"}

@@ -13,7 +13,7 @@ import pytest
 
 from controller.baccarat.rules import SHUFFLE_RULE
 from controller.baccarat.table import BaccaratTable
-from controller.blackjack.machine import BlackjackTable
+from controller.blackjack.table import BlackjackTable
 from controller.blackjack.records import HoldDecision as BlackjackDecision
 from controller.cards import Card
 from controller.errors import IllegalAction

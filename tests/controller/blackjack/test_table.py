@@ -1,4 +1,4 @@
-"""The blackjack table (controller/blackjack/machine.py): its console buttons' refusals word
+"""The blackjack table (controller/blackjack/table.py): its console buttons' refusals word
 for word, the lamps and the gate it commands, the card readers' events that hold it, and its
 rules API passing every argument through."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.blackjack.machine import BlackjackTable
+from controller.blackjack.table import BlackjackTable
 from controller.blackjack.records import HoldDecision, Violation
 from controller.blackjack.rules import Variants
 from controller.blackjack.settlement import Kind, Outcome
