@@ -19,9 +19,9 @@ from collections.abc import Callable
 
 from transitions import Machine
 
-from controller.blackjack.table import TRANSITIONS, BlackjackTable
 from controller.blackjack.rules import Variants
 from controller.blackjack.simulate import simulate
+from controller.blackjack.table import TRANSITIONS, BlackjackTable
 
 TARGET = 3000
 TRIGGERS = {t["trigger"] for t in TRANSITIONS}

@@ -12,10 +12,10 @@ from typing import Any
 
 from controller.blackjack import records
 from controller.blackjack.display import snapshot
-from controller.blackjack.table import BlackjackTable
 from controller.blackjack.records import HoldDecision
 from controller.blackjack.rules import FOREIGN_CARD_RULE, Variants
 from controller.blackjack.settlement import Payout
+from controller.blackjack.table import BlackjackTable
 from controller.errors import IllegalAction
 from controller.game import chips
 from controller.game.contract import GameSpec, Step, call_console, figures_from

@@ -16,11 +16,11 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from controller.blackjack.table import BlackjackTable
 from controller.blackjack.records import ShuffleDue
 from controller.blackjack.rules import Variants
 from controller.blackjack.settlement import Kind
 from controller.blackjack.strategy import Action, basic_strategy_table, decide
+from controller.blackjack.table import BlackjackTable
 from controller.cards import ACE, DECK
 from controller.errors import RuleError
 from controller.game.arguments import PROGRESS_EVERY, Progress, at_least

@@ -24,8 +24,8 @@ from controller.game.records import HoldCleared, Violation
 from controller.poker.betting import BettingRound
 from controller.poker.draw import HAND_SIZE, Draw
 from controller.poker.hand import HandField, PokerHand
-from controller.poker.phases import DEAL_RULE, FACTS, FOREIGN_CARD_RULE, Phases
 from controller.poker.payout import Awarded, called_seat, hand_awards, pay_hand
+from controller.poker.phases import DEAL_RULE, FACTS, FOREIGN_CARD_RULE, Phases
 from controller.poker.records import (
     CardSetAside,
     HandSettled,

@@ -30,10 +30,10 @@ from hypothesis.stateful import (
 )
 from table_fuzz import ANY_CARD, DealerFuzz, ShoeTableFuzz, run_counted
 
-from controller.blackjack.table import BlackjackTable
 from controller.blackjack.records import HoldDecision, RoundSettled
 from controller.blackjack.records import Violation as BjViolation
 from controller.blackjack.rules import DealerBlackjackTakes, DoubleOn, Variants
+from controller.blackjack.table import BlackjackTable
 from controller.cards import DECK, Card
 from controller.errors import IllegalAction
 from controller.game import ActionRefused

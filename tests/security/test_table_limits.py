@@ -27,8 +27,8 @@ from controller.app.floor.store import KEPT_KINDS, PitStore
 from controller.app.pit.publisher import PitPublisher
 from controller.baccarat.rules import WAGERS_RULE, BaccaratRules
 from controller.baccarat.wagers import check_wager
-from controller.blackjack.table import BlackjackTable
 from controller.blackjack.rules import Variants
+from controller.blackjack.table import BlackjackTable
 from controller.errors import IllegalAction
 from controller.game.records import TABLE_LIMITS
 from sim_hardware.link import PtyLink

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from controller.blackjack.table import BlackjackTable
 from controller.blackjack.records import HoldDecision, Output
 from controller.blackjack.rules import Variants
+from controller.blackjack.table import BlackjackTable
 from controller.cards import Card
 from controller.ports import (
     ButtonPressed,

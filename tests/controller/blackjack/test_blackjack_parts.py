@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from controller.blackjack.hand import Box
-from controller.blackjack.table import BlackjackTable
 from controller.blackjack.records import HoldDecision, Violation
 from controller.blackjack.round import Round
+from controller.blackjack.table import BlackjackTable
 from controller.cards import Card
 from controller.errors import IllegalAction
 from controller.game.hold import Hold

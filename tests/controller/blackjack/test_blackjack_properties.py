@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.blackjack.display import snapshot
-from controller.blackjack.table import BlackjackTable
 from controller.blackjack.records import HoldDecision, Violation
 from controller.blackjack.rules import DealerBlackjackTakes, DoubleOn, OddStakes, Variants
 from controller.blackjack.settlement import Kind, check_balance
+from controller.blackjack.table import BlackjackTable
 from controller.cards import DECK, Card
 from controller.errors import IllegalAction
 from controller.ports import ConsoleButton

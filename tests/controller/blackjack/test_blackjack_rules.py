@@ -11,7 +11,6 @@ import json
 import pytest
 
 from controller.blackjack.display import snapshot
-from controller.blackjack.table import BlackjackTable
 from controller.blackjack.records import (
     ActionRefused,
     EvenMoneyElected,
@@ -22,6 +21,7 @@ from controller.blackjack.records import (
 )
 from controller.blackjack.rules import DealerBlackjackTakes, DoubleOn, Variants
 from controller.blackjack.settlement import Kind, Outcome, Payout
+from controller.blackjack.table import BlackjackTable
 from controller.errors import ConfigError, IllegalAction
 from controller.game.records import TABLE_VARIANT
 from controller.ports import Lamp, LampPattern, LockShoe, SetLamp, UnlockShoe

@@ -4,8 +4,8 @@ of the last one's money (4.1)."""
 
 from __future__ import annotations
 
-from controller.blackjack.table import BlackjackTable
 from controller.blackjack.records import RoundSettled
+from controller.blackjack.table import BlackjackTable
 from tests.controller.blackjack.bj_script import NEXT, NO_MORE_BETS
 from tests.support.blackjack import betting
 from tests.support.refusals import refusal

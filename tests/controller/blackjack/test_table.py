@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from controller.blackjack.table import BlackjackTable
 from controller.blackjack.records import HoldDecision, Violation
 from controller.blackjack.rules import Variants
 from controller.blackjack.settlement import Kind, Outcome
+from controller.blackjack.table import BlackjackTable
 from controller.cards import Card
 from controller.game.records import HOLD_PROCEDURE, TABLE_VARIANT, ActionRefused
 from controller.ports import (

@@ -13,8 +13,8 @@ import pytest
 
 from controller.baccarat.rules import SHUFFLE_RULE
 from controller.baccarat.table import BaccaratTable
-from controller.blackjack.table import BlackjackTable
 from controller.blackjack.records import HoldDecision as BlackjackDecision
+from controller.blackjack.table import BlackjackTable
 from controller.cards import Card
 from controller.errors import IllegalAction
 from controller.game import spec
