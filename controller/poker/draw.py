@@ -15,12 +15,13 @@ and any card a supervisor accepted that nobody was owed, set aside dead). When a
 needs a card and the stub is empty, it tells the dealer which discards may be shuffled:
 those of the players before this one in the draw, by owner, and by identity where the
 discard rack reader (or the console) reported them. From then on every card read must be
-one of the discards of a player before the one drawing, not yet dealt again; anything
-else is a `Violation` of 11.3(b) and holds the table. When the reshuffled discards run out
-in turn (seven or more players), the clause applies again: the discards of every player
-before this one that have not been dealt again, including those of players who drew from
-the reshuffled discards, are shuffled, and the controller says so with a new
-`ReshuffleAllowed`. A card cannot be refused (it has left the shoe), so card handling
+one of the discards in that reshuffle, not yet dealt again, for this player and for the
+players after them: the discards of the player whose draw it completed (or of anyone
+after) were never in it. Anything else is a `Violation` of 11.3(b) and holds the table.
+Only when the reshuffle itself runs out does the clause apply again: the discards of every
+player before the one then drawing that have not been dealt again, including those of
+players who drew from the first reshuffle, are shuffled, and the controller says so with a
+new `ReshuffleAllowed`. A card cannot be refused (it has left the shoe), so card handling
 returns records rather than raising.
 """
 
@@ -70,6 +71,7 @@ class Draw:
         self.rack = DiscardRack()
         self.reshuffled = False  # the stub ran out: cards come from earlier discards
         self.pile_left = 0  # cards left, as far as the controller knows, in the reshuffle
+        self.pile_seats: tuple[int, ...] = ()  # whose discards the reshuffle was made of
         self.redealt: set[Card] = set()  # known discards dealt again
         self.possible: dict[int, set[Card]] = {}  # unread discards: the cards they may be
         self.unknown_left: dict[int, int] = {}  # unread discards not yet dealt again
@@ -202,23 +204,22 @@ class Draw:
 
     @property
     def pool(self) -> set[Card] | None:
-        """The known discards the drawer may have (None until the stub ran out): those of
-        the players before the drawer, not yet dealt again."""
+        """The known discards the drawer may have (None until the stub ran out): those in
+        the reshuffle, not yet dealt again."""
         if not self.reshuffled or self.done:
             return None
-        return self._known_discards()
+        return self._known_discards(self.pile_seats)
 
-    def _known_discards(self) -> set[Card]:
-        earlier = self.order[: self.index]
-        return {c for s in earlier for c in self.rack.known.get(s, ()) if c not in self.redealt}
+    def _known_discards(self, seats: Sequence[int]) -> set[Card]:
+        return {c for s in seats for c in self.rack.known.get(s, ()) if c not in self.redealt}
 
     def _reshuffle_if_out(self) -> list[Record | Violation]:
         """The drawer is owed a card: when the stub (or the last reshuffle) is out, 11.3(b)."""
         if self.stub > 0 or (self.reshuffled and self.pile_left > 0) or self.done:
             return []
         seat = self.order[self.index]
-        earlier = self.order[: self.index]
-        known = self._known_discards()
+        earlier = self.order[: self.index]  # "not including that player and subsequent"
+        known = self._known_discards(earlier)
         owners = tuple(
             (s, n)
             for s in earlier
@@ -229,6 +230,7 @@ class Draw:
         )
         self.reshuffled = True
         self.pile_left = sum(n for _, n in owners)
+        self.pile_seats = tuple(earlier)
         if record == self.reshuffle:
             return []  # nothing new to shuffle: the dealer was told already
         self.reshuffle = record
@@ -238,13 +240,15 @@ class Draw:
         return self.unknown_left.get(seat, 0)
 
     def _take_from_discards(self, card: Card) -> bool:
-        """``card`` is a discard of a player before the drawer not yet dealt again: take it."""
-        earlier = self.order[: self.index]
-        for s in earlier:
+        """``card`` is in the reshuffle (a discard of a player before the one whose draw
+        it completed), not yet dealt again: take it. A later drawer's own or the drawer
+        before them's discards were never in it, until the reshuffle runs out in turn."""
+        pile = self.pile_seats
+        for s in pile:
             if card in self.rack.known.get(s, ()) and card not in self.redealt:
                 self.redealt.add(card)
                 return True
-        for s in earlier:
+        for s in pile:
             if self._unread(s) and card in self.possible.get(s, ()):
                 self.possible[s].discard(card)
                 self.unknown_left[s] -= 1

@@ -250,3 +250,69 @@ def test_rule_11_3_b_no_reshuffle_before_the_next_player_announces() -> None:
     d = draw(stub=1)
     assert d.give(card("2d")) == []  # owed to nobody: dead; the stub is out, but nobody asks
     assert d.stub == 0 and not d.reshuffled
+
+
+# --- 11.3(b) at a full table: the reshuffle is made once, of the discards then previous ------
+
+SIX = {
+    1: "As Ks Qs Js Ts",
+    2: "Ah Kh Qh Jh Th",
+    3: "Ad Kd Qd Jd Td",
+    4: "Ac Kc Qc Jc Tc",
+    5: "9s 9h 9d 9c 8s",
+    6: "8h 8d 8c 7s 7h",
+}
+STUB = "2s 3s 4s 5s 6s 2h 3h 4h 5h 6h 2d 3d 4d 5d 6d 2c 3c 4c 5c 6c".split()
+
+
+def six_seats(each: int) -> Draw:
+    """Six players draw in seat order; seats 1 to 4 each replace their first ``each``
+    cards from a stub that holds just those; seat 5 then replaces 9s 9h 9d from an empty
+    stub, so 11.3(b) offers seats 1 to 4's discards."""
+    held = {seat: cards(text) for seat, text in SIX.items()}
+    seen = {c for hand in held.values() for c in hand}
+    d = Draw([1, 2, 3, 4, 5, 6], held, {}, seen, 4 * each, False)
+    stub = iter(STUB)
+    for seat in (1, 2, 3, 4):
+        d.discard(seat, each, held[seat][:each])
+        for _ in range(each):
+            assert d.card(card(next(stub))) == []
+    assert d.stub == 0
+    out = d.discard(5, 3, cards("9s 9h 9d"))
+    assert [type(r) for r in out] == [DrawTaken, ReshuffleAllowed]
+    assert d.pile_left == 4 * each and d.pile_seats == (1, 2, 3, 4)
+    return d
+
+
+def test_rule_11_3_b_a_later_player_draws_only_from_the_reshuffle_made_for_the_earlier() -> None:
+    d = six_seats(5)
+    for text in ("As", "Ks", "Qs"):  # seat 5's draw completed from the reshuffle
+        assert d.card(card(text)) == []
+    assert d.pile_left == 17
+    assert d.discard(6, 2, cards("8h 8d")) == [DrawTaken(6, 2, ("8h", "8d"))]  # pile not out
+    # seat 5's discard was never in the pile: 17 cards of it are still to come
+    assert d.card(card("9s")) == [
+        Violation(
+            "11.3(b)",
+            "9s is not among the earlier players' discards that 11.3(b) allows to be shuffled "
+            "to complete seat 6's draw",
+            "9s",
+            6,
+        )
+    ]
+    assert d.pool is not None and card("9s") not in d.pool
+    assert d.card(card("Ah")) == [] and d.owed == 1  # a card of the pile is fine
+
+
+def test_rule_11_3_b_when_the_reshuffle_runs_out_the_discards_then_previous_are_shuffled() -> None:
+    d = six_seats(1)  # a pile of four: As, Ah, Ad, Ac
+    for text in ("As", "Ah", "Ad"):
+        assert d.card(card(text)) == []
+    assert d.pile_left == 1
+    assert d.discard(6, 2, cards("8h 8d")) == [DrawTaken(6, 2, ("8h", "8d"))]
+    # the last of the pile completes one card of seat 6's draw, and the pile is out: the
+    # discards previous to seat 6 not yet dealt again are seat 5's three
+    assert d.card(card("Ac")) == [ReshuffleAllowed(6, ((5, 3),), ("9d", "9h", "9s"), (6,))]
+    assert d.pile_seats == (1, 2, 3, 4, 5) and d.pile_left == 3
+    assert [v.rule for v in d.card(card("8h"))] == ["11.3(b)"]  # seat 6's own: never
+    assert d.card(card("9h")) == [] and d.done
