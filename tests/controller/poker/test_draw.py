@@ -262,7 +262,7 @@ SIX = {
     5: "9s 9h 9d 9c 8s",
     6: "8h 8d 8c 7s 7h",
 }
-STUB = "2s 3s 4s 5s 6s 2h 3h 4h 5h 6h 2d 3d 4d 5d 6d 2c 3c 4c 5c 6c".split()
+STUB = cards("2s 3s 4s 5s 6s 2h 3h 4h 5h 6h 2d 3d 4d 5d 6d 2c 3c 4c 5c 6c")
 
 
 def six_seats(each: int) -> Draw:
@@ -276,7 +276,7 @@ def six_seats(each: int) -> Draw:
     for seat in (1, 2, 3, 4):
         d.discard(seat, each, held[seat][:each])
         for _ in range(each):
-            assert d.card(card(next(stub))) == []
+            assert d.card(next(stub)) == []
     assert d.stub == 0
     out = d.discard(5, 3, cards("9s 9h 9d"))
     assert [type(r) for r in out] == [DrawTaken, ReshuffleAllowed]
