@@ -157,6 +157,14 @@ def _build() -> tuple[dict[int, HandValue], dict[int, HandValue], list[int], lis
 
 _FLUSH, _PLAIN, _CATEGORY_FLOORS, _CATEGORIES = _build()
 DISTINCT_VALUES = len(_FLUSH) + len(_PLAIN)
+# The keys of hands whose ranks repeat: only those can hide the same card twice (a flush
+# with a repeated rank is in no table), so only those pay for the check.
+_PAIRED = frozenset(
+    key
+    for key, value in _PLAIN.items()
+    if value.category not in (Category.HIGH_CARD, Category.STRAIGHT)
+)
+_SUIT_SHIFT = {"s": 0, "h": 15, "d": 30, "c": 45}  # a card's bit: its rank + its suit's shift
 
 
 def hand_value(cards: Sequence[Card]) -> HandValue:
@@ -171,7 +179,19 @@ def hand_value(cards: Sequence[Card]) -> HandValue:
         key = p[a.rank] * p[b.rank] * p[c.rank] * p[d.rank] * p[e.rank]
         if a.suit == b.suit == c.suit == d.suit == e.suit:
             return _FLUSH[key]
-        return _PLAIN[key]
+        value = _PLAIN[key]
+        if key in _PAIRED:
+            t = _SUIT_SHIFT
+            bits = (
+                1 << (a.rank + t[a.suit])
+                | 1 << (b.rank + t[b.suit])
+                | 1 << (c.rank + t[c.suit])
+                | 1 << (d.rank + t[d.suit])
+                | 1 << (e.rank + t[e.suit])
+            )
+            if bits.bit_count() != 5:
+                raise ValueError("the same card twice")
+        return value
     except (ValueError, KeyError) as exc:
         raise EvaluationError(
             f"a poker hand is five different cards, not {[str(x) for x in cards]}"

@@ -121,6 +121,17 @@ def test_refuses_what_is_not_five_different_cards() -> None:
         best_value(cards("Ac Kd"))
 
 
+@pytest.mark.parametrize(
+    "hand",
+    ["As As Kd Qc Jh", "As As Ad Kc Kh", "9h 9h 9s 9d 2c", "2c 3d 2c 3d 4h", "7s 8h 7s 8h 7s"],
+)
+def test_rule_11_4_c_the_same_card_twice_is_no_hand(hand: str) -> None:
+    """A hand with a repeated rank once passed the tables with the same card twice (a
+    pair of As As); 11.4(c) ranks hands of one deck, so it is an error naming the cards."""
+    with pytest.raises(EvaluationError, match="five different cards"):
+        hand_value(cards(hand))
+
+
 def test_best_five_of_more_than_five() -> None:
     held = cards("Ac Ad 2s 3h Ah 7c 8d")
     assert best_value(held).category == Category.THREE_OF_A_KIND
