@@ -127,7 +127,7 @@ def snapshot(table: BaccaratTable) -> dict[str, Any]:
             "burns_due": shoe.burns_due,
             "shuffle_due": table.state == "shuffle",
         },
-        "hold": None if table.state != "hold" else {"held_from": table.held_from},
+        "hold": _hold(table),
         "violations": [v.as_dict() for v in table.violations],
         "gate_locked": table.gate_locked,
         "buttons": {
@@ -148,3 +148,13 @@ def snapshot(table: BaccaratTable) -> dict[str, Any]:
             "boxes": rules.boxes,
         },
     }
+
+
+def _hold(table: BaccaratTable) -> dict[str, Any] | None:
+    """The HOLD as the page and the pit read it: the violation holding the table (its
+    rule, message, card, who raised it, the state it was judged in) and the state the
+    table resumes to; None when the table is not held."""
+    if table.state != "hold":
+        return None
+    first = table.violations[0].as_dict() if table.violations else {}
+    return {**first, "held_from": table.held_from}

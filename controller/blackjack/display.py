@@ -14,6 +14,7 @@ from controller.blackjack.hand import Box, Hand
 from controller.blackjack.rules import OddStakes
 from controller.blackjack.settlement import Kind, Outcome, blackjack_exact
 from controller.cards import ACE
+from controller.game.chips import money
 from controller.game.records import cite
 
 if TYPE_CHECKING:
@@ -211,8 +212,11 @@ def _rounding(stake: int, won: int, chip: int, odd: OddStakes) -> list[str]:
     if blackjack_exact(stake, chip):
         return []
     way = "down" if odd is OddStakes.ROUND_DOWN else "up"
-    exact = stake * 3 / 2
-    return [f"3 to 2 of {stake} is {exact:g}: paid {won} (rounded {way} to chips of {chip})"]
+    exact = money(stake * 3 // 2) + (".50" if stake % 2 else "")  # whole, or a half more
+    return [
+        f"3 to 2 of {money(stake)} is {exact}: paid {money(won)} "
+        f"(rounded {way} to chips of {money(chip)})"
+    ]
 
 
 def _people(table: BlackjackTable, box: Box, void_round: bool) -> tuple[PersonView, ...]:

@@ -218,9 +218,12 @@ def check_chips(
     for chip_id, value in chips:
         listed = inventory.values.get(chip_id)
         if listed is None:
-            reason = f"chip {chip_id} ({value}) on {spot} is not in the chip inventory"
+            reason = f"chip {chip_id} ({money(value)}) on {spot} is not in the chip inventory"
         elif listed != value:
-            reason = f"chip {chip_id} on {spot} carries {value}, the inventory lists {listed}"
+            reason = (
+                f"chip {chip_id} on {spot} carries {money(value)}, "
+                f"the inventory lists {money(listed)}"
+            )
         else:
             continue
         alarms.append(ChipAlarm(spot, chip_id, value, listed, f"{reason}: possible counterfeit"))

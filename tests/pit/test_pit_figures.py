@@ -19,9 +19,15 @@ from controller.app.floor.imports import import_journal
 from controller.app.floor.store import PitStore
 from controller.app.floor.tables import Floor
 from controller.app.floor.view import PitView, load_floor_file
-from controller.app.floor.words import all_state_words, decision_words, state_words
+from controller.app.floor.words import (
+    DECISION_WORDS,
+    all_state_words,
+    decision_words,
+    state_words,
+)
 from controller.blackjack.table import STATES as BLACKJACK_STATES
 from controller.errors import ConfigError
+from controller.game import registry
 from controller.poker.phases import STATES as POKER_STATES
 
 ROWS = [
@@ -93,6 +99,13 @@ def test_every_state_of_every_game_has_words() -> None:
     assert state_words("a_new_state") == "A new state"
     assert decision_words({"decision": "void_box", "box": 3}) == "voided box 3"
     assert decision_words({"decision": "keep_card"}) == "kept the card"
+    assert decision_words({"decision": "burn_card"}) == "burned the card(s) out of turn"
+
+
+def test_every_game_s_supervisor_decisions_have_words_on_the_floor() -> None:
+    for name in registry.names():
+        offered = registry.spec(name).decisions
+        assert sorted(d for d in offered if d not in DECISION_WORDS) == [], name
 
 
 def test_the_floor_file(tmp_path: Path) -> None:

@@ -26,10 +26,17 @@ ALARM_WORDS = {
     "MessageRefused": "Message refused: not the table's",
 }
 
+# Every registered game's supervisor decisions (their specs' ``decisions``) in words; a
+# test fails if a game offers one with none.
 DECISION_WORDS = {
     "keep_card": "kept the card",
+    "accept": "accepted the card",
+    "burn_card": "burned the card(s) out of turn",
     "void_hand": "voided the hand",
     "void_box": "voided one box",
+    "accept_payout": "accepted the payout difference",
+    "change_wager": "changed a wager",
+    "override_limit": "overrode the table limit",
 }
 
 

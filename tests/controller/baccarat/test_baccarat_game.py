@@ -110,7 +110,17 @@ def test_a_coup_through_the_games_handle_and_its_view() -> None:
 def test_supervisor_decisions_reach_the_table() -> None:
     game = SPEC.make(BaccaratRules(burn_by_first_card=False))
     play(game, console("shuffled"), CardDrawn(source="shoe", card=Card.parse("2s")))
-    assert game.view()["state"] == "hold"
+    view = game.view()
+    assert view["state"] == "hold"
+    # the view's HOLD names the rule and what broke it, as the other games' do
+    held = view["hold"]
+    assert (held["rule"], held["card"], held["state"], held["held_from"]) == (
+        view["violations"][0]["rule"],
+        "2s",
+        "betting",
+        "betting",
+    )
+    assert held["message"] == view["violations"][0]["message"] and held["message"]
     play(game, SupervisorAction(source="pit", who="s01", decision="burn_card"))
     assert game.view()["state"] == "betting"
 

@@ -156,7 +156,7 @@ def test_10_1_a_named_rounding_is_shown_with_the_exact_amount(odd: OddStakes, pa
     [person] = snapshot(s.table).boxes[0].people
     assert person.paid_at_once == paid and person.paid_rule == "10.1"
     way = "down" if odd is OddStakes.ROUND_DOWN else "up"
-    assert person.note == f"3 to 2 of 15 is 22.5: paid {paid} (rounded {way} to chips of 5)"
+    assert person.note == f"3 to 2 of $15 is $22.50: paid ${paid} (rounded {way} to chips of $5)"
 
 
 # --- item 5: the burn card -----------------------------------------------------------------

@@ -113,7 +113,7 @@ def test_chip_inventory_parse_and_check() -> None:
     alarms = check_chips(inventory, "box1", [("A1", 25), ("ZZ", 25), ("B2", 5)])
     assert [(a.chip_id, a.listed) for a in alarms] == [("ZZ", None), ("B2", 100)]
     assert "not in the chip inventory" in alarms[0].reason
-    assert "carries 5, the inventory lists 100" in alarms[1].reason
+    assert "carries $5, the inventory lists $100" in alarms[1].reason
     assert all("counterfeit" in a.reason for a in alarms)
     assert check_chips(None, "box1", [("ZZ", 1)]) == []
 
@@ -443,11 +443,11 @@ def test_chip_inventory_alarms_name_the_chip_the_spot_and_the_listed_value() -> 
     assert alarms == [
         ChipAlarm(
             "box1", "ZZ", 5, None,
-            "chip ZZ (5) on box1 is not in the chip inventory: possible counterfeit",
+            "chip ZZ ($5) on box1 is not in the chip inventory: possible counterfeit",
         ),
         ChipAlarm(
             "box1", "B2", 25, 100,
-            "chip B2 on box1 carries 25, the inventory lists 100: possible counterfeit",
+            "chip B2 on box1 carries $25, the inventory lists $100: possible counterfeit",
         ),
     ]  # fmt: skip
     assert all(a.rule == CHIP_RULE == "chip inventory" for a in alarms)
