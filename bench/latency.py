@@ -22,38 +22,17 @@ p99 < 3 ms, on a quiet machine; idle CPU < 0.5 %, RSS < 60 MB.
 ``median_floor_ratio``, and the load average before and after the run (``load_average``:
 on a shared machine a p99 means little without it; docs/install.md).
 
-Where a card's time goes (perf counters put into a copy of the controller,
-300 cards, the 2-core development VM at load 0.2 to 0.5, medians of 2026-12-01): the
-shoe's write to the reader thread 0.12 ms (the pty and a wake-up), the frame's decoding
-0.05 ms, reader thread to controller thread 0.06 ms (the queue and a wake-up), the rules
-0.05 ms, the rows and their HMACs 0.09 ms, the INSERT 0.06 ms and the COMMIT with its
-fsync 0.40 ms, the gate, lamps and ACK 0.06 ms, the game's view 0.16 ms. The same code
-in a tight loop in one process takes half as long at every step (the view 0.05 ms, the
-whole controller thread 0.39 ms a card): a card comes after the table has been idle, its
-caches cold. The COMMIT is as slow as the floor measured the same way, a durable insert
-after 20 ms idle (0.38 to 0.60 ms in those runs, against 0.22 to 0.25 ms back to back),
-and most of it is the kernel's own CPU time for the flush (thread CPU time 0.21 ms).
-So the targets are NOT met: median 1.1 to 1.35 ms, 4.5 to 5.5x the back-to-back floor;
-2.5 times that floor (about 0.6 ms) is less than the COMMIT after idle, the shoe's line
-and the two thread wake-ups the design requires, before any Python runs.
-The p99 is a matter of waiting for a CPU: 1.7 to 1.9 ms in this session's quiet runs;
-4.4 to 6.6 ms in three runs at load 0.5 without a real-time thread, 2.4 to 3.2 ms with
-SCHED_FIFO on the reader and controller threads (`drivers.realtime`, which the deploy
-unit's ``LimitRTPRIO`` grants; the COMMIT's own p99 fell from 3.8 to 0.9 ms, the
-fsync's return no longer queueing for a CPU); at loads of 1.5 to 3.5 single runs reach
-15 to 50 ms when another job's writes stall the disk (the floor then 4 ms), which no
-policy helps.
-Tried and measured, not kept: the view built on a helper thread during the fsync (no
-gain: the two threads then queue for the interpreter lock), a shorter GIL switch
-interval (no difference beyond the noise), one row written as a single autocommit INSERT
-instead of BEGIN, INSERT, COMMIT (5 us of CPU less, lost in the noise), the shoe's ACK
-sent after the state is published instead of before (no difference in three pairs of
-runs). Garbage collection, left as it is: after the
-start's ``gc.freeze()`` a young collection comes about once in 20 cards at 0.06 ms, a
-middle one rarely at 0.65 ms (measured in-process, 20 rounds). This benchmark's
-controller runs without the
-real-time policy unless the shell that starts it has the limit (``prlimit --rtprio=10``,
-which needs CAP_SYS_RESOURCE).
+Where a card's time goes (medians, 300 cards, the 2-core development machine at low load):
+the shoe's line and the reader thread's wake-up 0.12 ms, decoding 0.05, the queue to the
+controller thread 0.06, the rules 0.05, the rows and their HMACs 0.09, the INSERT 0.06, the
+COMMIT with its fsync 0.40, the gate, lamps and ACK 0.06, the game's view 0.16. After the
+table has been idle the COMMIT alone costs what the durable-insert floor costs measured the
+same way, so the median (1.1 to 1.35 ms) does not meet "2.5x the floor": the line, the fsync
+and the two thread wake-ups the design requires exceed it before any Python runs. The p99 is
+time spent waiting for a CPU: SCHED_FIFO on the reader and controller threads
+(`drivers.realtime`, granted by the deploy unit's ``LimitRTPRIO``) brings it from 4.4-6.6 ms
+to 2.4-3.2 ms at load 0.5. This benchmark's controller runs without it unless the shell that
+starts it has the limit (``prlimit --rtprio=10``, which needs CAP_SYS_RESOURCE).
 """
 
 from __future__ import annotations

@@ -84,11 +84,15 @@ def fire(model: PhaseModel, trigger: str, rules: Mapping[str, str]) -> None:
         model.state = dest
         return
     try:
-        getattr(model, trigger)()  # the bound trigger: skips trigger()'s name lookup
+        moved = getattr(model, trigger)()  # the bound trigger: skips trigger()'s name lookup
     except MachineError as exc:
         raise IllegalAction(
             rules[trigger], f"cannot {trigger.replace('_', ' ')} now ({exc.value})"
         ) from exc
+    if not moved:  # a transition's condition said no: refused as loudly as a wrong state
+        raise IllegalAction(
+            rules[trigger], f"cannot {trigger.replace('_', ' ')} now (its condition is not met)"
+        )
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

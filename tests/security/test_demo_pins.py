@@ -97,7 +97,7 @@ def test_a_table_stopped_during_the_check_waits_for_it(
     def slow_check(pin: str, stored: str) -> bool:
         while not started:  # the table is handed over once its start returns
             time.sleep(0.01)
-        started[0]._pin_check_stop.wait(timeout=30)  # in hand until the stop is asked
+        started[0].closing.wait(timeout=30)  # in hand until the stop is asked
         time.sleep(1.0)
         finished.append(pin)
         return check_pin(pin, stored)

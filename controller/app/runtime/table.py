@@ -143,7 +143,7 @@ class RunningTable:
         self.state: dict[str, Any] = {}
         self.demo_pins: list[str] = []  # staff still on the shipped demo PINs (a warning)
         self.pin_check: threading.Thread | None = None  # finds them, after the start
-        self._pin_check_stop = threading.Event()
+        self.closing = threading.Event()  # set by close(): background work stops
 
     @property
     def game(self) -> Game:
@@ -247,8 +247,8 @@ class RunningTable:
     def _warn_of_demo_pins(self) -> None:
         """Staff still on the shipped demo PINs: a warning in the log and on the dealer's
         and surveillance's displays (the state's ``demo_pins``), the demo's included."""
-        found = on_demo_pins(self.config.staff, stop=self._pin_check_stop)
-        if found and not self._pin_check_stop.is_set():
+        found = on_demo_pins(self.config.staff, stop=self.closing)
+        if found and not self.closing.is_set():
             log.warning(
                 "staff %s still have the shipped demo PINs (README): anyone can sign in as "
                 "them; give each a PIN of their own (tablectl pin-hash)",
@@ -273,7 +273,7 @@ class RunningTable:
             # Joined, not left to die with the process: a daemon thread still inside
             # OpenSSL's scrypt when the interpreter exits crashed it (SIGSEGV) as
             # OpenSSL's own exit handler freed what that call was using.
-            self._pin_check_stop.set()
+            self.closing.set()
             self.pin_check.join(timeout=30)
         if self.archiver is not None:
             self.archiver.close()

@@ -70,7 +70,8 @@ def test_a_machine_with_a_condition_is_not_short_cut() -> None:
         "a",
     )  # fmt: skip
     assert model._moves == {}
-    fire(model, "go", RULES)  # the condition says no: transitions leaves it in a
+    with pytest.raises(IllegalAction, match=r"cannot go now \(its condition is not met\)"):
+        fire(model, "go", RULES)  # the condition says no: refused, never a quiet False
     assert model.state == "a"
     allowed[0] = True
     fire(model, "go", RULES)
