@@ -19,11 +19,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fuzzing import BUDGET, FUZZ, Counter, run_for
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import initialize, invariant, rule
-from table_fuzz import ShoeTableFuzz, run_counted
 
 from controller.baccarat.records import CoupSettled, HoldDecision, Violation
 from controller.baccarat.rules import BaccaratRules, Variant
@@ -31,6 +29,8 @@ from controller.baccarat.table import BaccaratTable
 from controller.cards import Card
 from controller.game import ActionRefused
 from controller.ports import ConsoleButton
+from tests.support.fuzzing import BUDGET, FUZZ, Counter, run_for
+from tests.support.table_fuzz import ShoeTableFuzz, run_counted
 
 STEPS = settings(FUZZ, max_examples=FUZZ.max_examples // 4, stateful_step_count=150)
 BETS = st.sampled_from(["player", "banker", "tie", "player_pair", "banker_pair", "dragon"])

@@ -19,7 +19,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fuzzing import BUDGET, FUZZ, Counter, run_for
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -28,7 +27,6 @@ from hypothesis.stateful import (
     precondition,
     rule,
 )
-from table_fuzz import ANY_CARD, DealerFuzz, ShoeTableFuzz, run_counted
 
 from controller.blackjack.records import HoldDecision, RoundSettled
 from controller.blackjack.records import Violation as BjViolation
@@ -50,6 +48,8 @@ from controller.ports import (
     SpotCleared,
     SpotOccupied,
 )
+from tests.support.fuzzing import BUDGET, FUZZ, Counter, run_for
+from tests.support.table_fuzz import ANY_CARD, DealerFuzz, ShoeTableFuzz, run_counted
 
 STEPS = settings(FUZZ, max_examples=FUZZ.max_examples // 4, stateful_step_count=120)
 spots = st.sampled_from(

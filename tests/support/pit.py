@@ -1,4 +1,7 @@
-"""Helpers for the pit tests: real mosquitto brokers on loopback, an MQTT recorder.
+"""Helpers for the pit tests (the publisher's, tests/app/pit, and the floor view's,
+tests/app/floor): real mosquitto brokers on loopback, an MQTT recorder, pit table configs,
+a demo table, and the fixtures that always stop them (``broker_factory``, ``broker``,
+``recorders``: each folder's conftest.py imports them).
 
 Each broker gets a generated config in the test's tmp_path and a free port; tests stop and
 restart it as they need (on the same port, with its persistence file, so a subscriber's
@@ -15,11 +18,12 @@ import shutil
 import signal
 import subprocess
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.app.config import TableConfig, load_config
@@ -308,3 +312,39 @@ def folder_keys(folder: Path, *tables: str) -> dict[str, str]:
     path = folder / "pit-signing.key"
     key = private_key(path, "the key") if path.exists() else create_private_key(path)
     return {table: public_text(key) for table in tables}
+
+
+# --- the fixtures: brokers and recorders that are always stopped at the end ---------------
+
+
+@pytest.fixture
+def broker_factory(tmp_path: Path) -> Iterator[Callable[..., Broker]]:
+    made: list[Broker] = []
+
+    def make(name: str = "broker", extra: str = "") -> Broker:
+        broker = Broker(tmp_path / name, extra)
+        made.append(broker)
+        return broker.start()
+
+    yield make
+    for broker in made:
+        broker.kill()
+
+
+@pytest.fixture
+def broker(broker_factory: Callable[..., Broker]) -> Broker:
+    return broker_factory()
+
+
+@pytest.fixture
+def recorders() -> Iterator[Callable[..., Recorder]]:
+    made: list[Recorder] = []
+
+    def make(port: int, topics: str | list[str], **kw: Any) -> Recorder:
+        recorder = Recorder(port, topics, **kw)
+        made.append(recorder)
+        return recorder
+
+    yield make
+    for recorder in made:
+        recorder.close()

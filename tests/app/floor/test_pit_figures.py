@@ -11,8 +11,6 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from pit_rows import START, at, row
-from pit_staff_helpers import MANAGER, manager, pit_staff
 
 from controller.app.floor.figures import figures_csv, series, shift_figures, svg_chart
 from controller.app.floor.imports import import_journal
@@ -23,6 +21,8 @@ from controller.app.floor.words import all_state_words, decision_words, state_wo
 from controller.blackjack.table import STATES as BLACKJACK_STATES
 from controller.errors import ConfigError
 from controller.poker.phases import STATES as POKER_STATES
+from tests.support.floor_rows import START, at, row
+from tests.support.floor_staff import MANAGER, manager, pit_staff
 
 ROWS = [
     row("bj-01", 60, "RoundSettled", wagers_in=10, house_result=4, paid_out=6, void=False),

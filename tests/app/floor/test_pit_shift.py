@@ -18,7 +18,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from pit_scene import (
+from controller.app.floor.words import all_state_words
+from tests.support.floor_scene import (
     DRIVEN,
     SIZES,
     by_table,
@@ -27,9 +28,7 @@ from pit_scene import (
     mid_shift,
     screenshots,
 )
-from pit_staff_helpers import MANAGER, sign_in_on_page
-
-from controller.app.floor.words import all_state_words
+from tests.support.floor_staff import MANAGER, sign_in_on_page
 
 CLOCK = re.compile(r"\b\d\d:\d\d:\d\d\b")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
