@@ -1,5 +1,6 @@
 """Stateful fuzzing of the baccarat machine (hypothesis `RuleBasedStateMachine`), like the
-other games' in test_fuzz_games.py (the part it shares with blackjack's: table_fuzz.py).
+other games' in test_fuzz_games.py (the part it shares with
+blackjack's: tests/support/table_fuzz.py).
 
 Random sequences of legal and illegal events: cards from a real 6- or 8-deck shoe
 (reloaded when the table asks for a new shoe, or when it runs out), now and then any card

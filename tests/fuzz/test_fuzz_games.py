@@ -1,5 +1,6 @@
 """Stateful fuzzing of the two game machines (hypothesis `RuleBasedStateMachine`; the
-shoe, buttons, cut card and dealer rules blackjack shares with baccarat: table_fuzz.py).
+shoe, buttons, cut card and dealer rules blackjack shares
+with baccarat: tests/support/table_fuzz.py).
 
 Random sequences of legal and illegal events: cards from a real N-deck shoe (reshuffled
 when the table says 7.1 is due, or when it runs out), now and then any card (which may be
