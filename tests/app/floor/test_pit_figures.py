@@ -105,7 +105,7 @@ def test_the_floor_file(tmp_path: Path) -> None:
     path.write_text("[[area]]\ntables = 3\n")
     with pytest.raises(ConfigError, match="needs a name"):
         load_floor_file(path)
-    examples = Path(__file__).resolve().parents[2] / "examples" / "pit-floor.toml"
+    examples = Path(__file__).resolve().parents[3] / "examples" / "pit-floor.toml"
     assert "bj-01" in load_floor_file(examples)
 
 
