@@ -1,9 +1,10 @@
 """Write the README's screenshots of the status display (docs/screenshots/*.png).
 
-    .venv/bin/python tests/browser/screenshots.py [OUTPUT_FOLDER]
+    .venv/bin/python -m tests.browser.screenshots [OUTPUT_FOLDER]
 
 The blackjack shots come from a table on the simulators played to a chosen moment through
-the simulated devices; the poker shots from a `PokerGame` built in-process (scenes.py).
+the simulated devices; the poker shots from a `PokerGame` built in-process
+(tests/support/poker_scenes.py).
 Each view at the Pi touch display's 800x480 and at 1920x1080.
 """
 
@@ -13,28 +14,21 @@ import sys
 import tempfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parents[1])]
+from playwright.sync_api import Browser, expect, sync_playwright
 
-from bj_scenes import SCENES  # noqa: E402
-from playwright.sync_api import Browser, expect, sync_playwright  # noqa: E402
-from scenes import (  # noqa: E402
+from controller.app.console.web import StatusServer
+from controller.app.runtime.table import RunningTable
+from tests.support.blackjack_scenes import SCENES
+from tests.support.browser import Hands, cards, console_url, serve, table_config
+from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.support.poker_scenes import (
     poker_first_round,
     poker_reshuffle,
     poker_showdown,
     poker_state,
-    serve,
 )
 
-from controller.app.console.web import StatusServer  # noqa: E402
-from controller.app.runtime.table import RunningTable  # noqa: E402
-from tests.support.browser import (  # noqa: E402
-    Hands,
-    cards,
-    console_url,
-    table_config,
-)
-from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 SIZES = ((800, 480), (1920, 1080))
 # boxes 1-4: T K = 20; A 6 = soft 17; 9 2 = 11; 5 5 = 10; the dealer shows an ace
@@ -82,7 +76,8 @@ def blackjack(browser: Browser, out: Path, folder: Path) -> None:
 
 
 def blackjack_money(browser: Browser, out: Path) -> None:
-    """The dealer's money view: a push, a win, a shared box, even money (bj_scenes.py)."""
+    """The dealer's money view: a push, a win, a shared box, even money
+    (tests/support/blackjack_scenes.py)."""
     for name, scene in SCENES.items():
         server = serve(scene(), game="blackjack")
         try:
@@ -106,7 +101,7 @@ def poker(browser: Browser, out: Path) -> None:
 
 
 def main() -> int:
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE.parents[1] / "docs" / "screenshots"
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p, tempfile.TemporaryDirectory(prefix="h7-shots-") as tmp:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)

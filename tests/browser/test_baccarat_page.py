@@ -2,11 +2,10 @@
 baccarat.js, served at /game.js by controller/app/console/game_page.py, the app naming no game)
 shows the hands, the five scoreboards, the boxes' wagers and commission, and its HOLD.
 
-The known view is built here from a shoe worked by hand (tests/controller/baccarat/
-test_roads.py, the worked shoe B B T P P P B P B B), so every count and place below is
-the hand-drawn one, not read back from the code under test.
+The known view is built from a shoe worked by hand (tests/support/baccarat_view.py), so
+every count and place below is the hand-drawn one, not read back from the code under test.
 
-    .venv/bin/python tests/browser/test_baccarat_page.py [OUTPUT_FOLDER]
+    .venv/bin/python -m tests.browser.test_baccarat_page [OUTPUT_FOLDER]
 
 writes docs/screenshots/baccarat-*.png: the real game (controller/baccarat) dealt in-process
 to the middle of a shoe, at 800x480 and 1920x1080.
@@ -21,113 +20,40 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-if __name__ == "__main__":
-    sys.path[:0] = [str(HERE), str(HERE.parents[1]), str(HERE.parent)]
+import pytest
+from playwright.sync_api import Page, expect
 
-import pytest  # noqa: E402
-from playwright.sync_api import Page, expect  # noqa: E402
-from scenes import serve  # noqa: E402
-from toygame.game import SPEC as TOY  # noqa: E402
+from controller import game as games
+from controller.app.console.game_page import script_text
+from controller.app.console.web import StatusServer
+from controller.cards import DECK
+from controller.ports import ButtonPressed, CardDrawn, ConsoleAction, ConsoleButton
+from tests.support.baccarat_view import PAGE_SCRIPT, known_view
+from tests.support.browser import published, serve
 
-from controller import game as games  # noqa: E402
-from controller.app.console.game_page import script_text  # noqa: E402
-from controller.app.console.web import StatusServer  # noqa: E402
-from controller.baccarat.roads import compute  # noqa: E402
-from controller.cards import DECK  # noqa: E402
-from controller.ports import ButtonPressed, CardDrawn, ConsoleAction, ConsoleButton  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
-PAGE_SCRIPT = "controller.baccarat:static/baccarat.js"
 STAND_IN = "baccarat_page"  # a registered spec naming the page script (the app's side only)
-WORKED = "BBTPPPBPBB"
-TOTALS = {"B": ("banker", 3, 5), "P": ("player", 6, 2), "T": ("tie", 4, 4)}
-
-
-def results(letters: str) -> list[dict[str, Any]]:
-    out = []
-    for c in letters:
-        winner, player, banker = TOTALS[c]
-        out.append(
-            {
-                "winner": winner,
-                "player_total": player,
-                "banker_total": banker,
-                "natural": False,
-                "player_pair": False,
-                "banker_pair": False,
-            }
-        )
-    return out
-
-
-def known_view(letters: str = WORKED, **more: Any) -> dict[str, Any]:
-    """A coup settled mid-shoe: Banker 7 beats Player 5; box 1 won on Banker (commission
-    owed 0.50, collected as 1), box 3 lost on Player and has a Tie wager."""
-    shoe = results(letters)
-    shoe[1]["banker_pair"] = True  # the second coup: a Banker pair (a red dot, top left)
-    view: dict[str, Any] = {
-        "renderer": "baccarat",
-        "round_word": "coup",
-        "state": "settlement",
-        "coup": len(shoe),
-        "next_action": "Banker wins 7 to 5: pay and collect, then NEXT",
-        "player": {"cards": ["3h", "2c"], "total": 5, "due": False},
-        "banker": {"cards": ["Kd", "7s"], "total": 7, "due": False},
-        "result": {**shoe[-1], "player_total": 5, "banker_total": 7, "coup": len(shoe)},
-        "boxes": [
-            {
-                "number": 1,
-                "bets": {"banker": 10},
-                "commission_owed": 50,
-                "commission_to_collect": 1,
-                "payouts": [
-                    {"bet": "banker", "outcome": "win", "won": 10, "lost": 0, "returned": 10}
-                ],
-            },
-            {
-                "number": 3,
-                "bets": {"player": 5, "tie": 2},
-                "commission_owed": 0,
-                "commission_to_collect": 0,
-                "payouts": [
-                    {"bet": "player", "outcome": "lose", "won": 0, "lost": 5, "returned": 0},
-                    {"bet": "tie", "outcome": "lose", "won": 0, "lost": 2, "returned": 0},
-                ],
-            },
-        ],
-        "results": shoe,
-        "roads": compute(shoe),
-        "shoe": {"number": 1, "decks": 8, "coups": len(shoe), "cut_card_out": False},
-        "rules": {"commission_rule": "5.10(b)"},
-        "buttons": {"next": True, "no_more_bets": False, "shuffled": False},
-        "violations": [],
-        "hold": None,
-        "decisions": [],
-    }
-    view.update(more)
-    return view
+BACCARAT_TABLE: dict[str, Any] = {"table": "bac-01", "limits": (10, 1000)}
 
 
 def state_of(view: dict[str, Any], game: str = STAND_IN) -> dict[str, Any]:
-    return {
-        "table": "bac-01",
-        "simulated": True,
-        "limits": {"minimum": 10, "maximum": 1000},
-        "journal_seq": 0,
-        "events_processed": 0,
-        "recovered": False,
-        "devices": {"shoe": "ok"},
-        "notices": [],
-        "game": game,
-        "round": view.get("coup", 0),
-        "view": view,
-    }
+    return published(game, view.get("coup", 0), view, **BACCARAT_TABLE)
 
 
 @pytest.fixture
-def stand_in() -> Iterator[str]:
+def toy() -> Any:
+    """The toy game's spec: tests/toygame stands for an installed game, imported by its
+    own name (under pytest; the screenshots, run as a module, need none)."""
+    from toygame.game import SPEC
+
+    return SPEC
+
+
+@pytest.fixture
+def stand_in(toy: Any) -> Iterator[str]:
     """A spec that names baccarat's page script (what the app reads of a game's spec)."""
-    games.register(dataclasses.replace(TOY, name=STAND_IN, page_script=PAGE_SCRIPT))
+    games.register(dataclasses.replace(toy, name=STAND_IN, page_script=PAGE_SCRIPT))
     try:
         yield STAND_IN
     finally:
@@ -256,9 +182,9 @@ def test_its_hold_cites_the_rule(page: Page, stand_in: str) -> None:
         server.close()
 
 
-def test_without_the_script_the_view_shows_as_facts(page: Page) -> None:
+def test_without_the_script_the_view_shows_as_facts(page: Page, toy: Any) -> None:
     # the toy game names no page script: the same view falls back to the page's facts
-    games.register(TOY)
+    games.register(toy)
     try:
         server = open_page(page, known_view(), "toy")
         try:
@@ -318,7 +244,7 @@ def mid_shoe(coups: int = 36, stop: str = "banker_third", seed: int = 11) -> Any
 
 
 def real_state(game: Any) -> dict[str, Any]:
-    return {**state_of(game.view(), "baccarat"), "table": "bac-01", "round": game.round_no}
+    return published("baccarat", game.round_no, game.view(), **BACCARAT_TABLE)
 
 
 def test_the_games_spec_names_this_drawing() -> None:
@@ -375,7 +301,7 @@ def screenshots(out: Path) -> list[Path]:
 
 
 if __name__ == "__main__":
-    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE.parents[1] / "docs" / "screenshots"
+    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots"
     folder.mkdir(parents=True, exist_ok=True)
     for made in screenshots(folder):
         print(made)

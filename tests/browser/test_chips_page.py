@@ -2,7 +2,7 @@
 chips disagree with is marked PAYOUT MISMATCH and says by how much; the next step says NEXT
 is refused; the supervisor's decisions offer to accept the difference.
 
-    .venv/bin/python tests/browser/test_chips_page.py [OUTPUT_FOLDER]
+    .venv/bin/python -m tests.browser.test_chips_page [OUTPUT_FOLDER]
 
 writes docs/screenshots/blackjack-payout-mismatch-*.png at 800x480 and 1920x1080.
 """
@@ -13,24 +13,21 @@ import sys
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-if __name__ == "__main__":
-    sys.path[:0] = [str(HERE), str(HERE.parents[1])]
+from playwright.sync_api import Page, expect
 
-from playwright.sync_api import Page, expect  # noqa: E402
-from scenes import serve  # noqa: E402
-
-from controller.blackjack.game import BlackjackGame  # noqa: E402
-from controller.blackjack.rules import Variants  # noqa: E402
-from controller.cards import Card  # noqa: E402
-from controller.ports import (  # noqa: E402
+from controller.blackjack.game import BlackjackGame
+from controller.blackjack.rules import Variants
+from controller.cards import Card
+from controller.ports import (
     ButtonPressed,
     CardDrawn,
     ChipsSensed,
     ConsoleAction,
     ConsoleButton,
 )
+from tests.support.browser import serve
 
+ROOT = Path(__file__).resolve().parents[2]
 TEXT = "Box 2: paid $25, owed $20: $5 over (rule 4.1)"
 
 
@@ -98,7 +95,7 @@ def main() -> int:
 
     from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
 
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE.parents[1] / "docs" / "screenshots"
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     server = serve(mismatch_state(), game="blackjack")
     try:

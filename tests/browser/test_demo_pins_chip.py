@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
-from scenes import poker_first_round, poker_state, serve
+
+from tests.support.browser import serve
+from tests.support.poker_scenes import poker_first_round, poker_state
 
 
 @pytest.mark.parametrize("path", ["/", "/surveillance"])

@@ -9,14 +9,13 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from scenes import serve
 from toygame.game import SPEC, ToyGame, ToyRules
 
 from controller import game as games
 from controller.app.console.web import StatusServer
 from controller.cards import Card
 from controller.ports import ButtonPressed, CardDrawn, ConsoleButton
-from tests.support.browser import published
+from tests.support.browser import published, serve
 
 
 def toy_state(game: ToyGame) -> dict[str, Any]:

@@ -5,11 +5,12 @@ whose hand to expose."""
 from __future__ import annotations
 
 from playwright.sync_api import Page, expect
-from scenes import console, poker_game, poker_state, serve
 
 from controller.cards import Card
 from controller.poker.game import PokerGame
 from controller.ports import ButtonPressed, CardDrawn, ConsoleAction, ConsoleButton
+from tests.support.browser import serve
+from tests.support.poker_scenes import console, poker_game, poker_state
 
 
 def showdown_with_a_mucked_hand() -> PokerGame:

@@ -8,12 +8,17 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from scenes import poker_first_round, poker_reshuffle, poker_showdown, poker_state, serve
 
 from controller.app.console.web import StatusServer
 from controller.app.runtime.table import RunningTable
 from controller.ports import ConsoleAction
-from tests.support.browser import Hands, console_url
+from tests.support.browser import Hands, console_url, serve
+from tests.support.poker_scenes import (
+    poker_first_round,
+    poker_reshuffle,
+    poker_showdown,
+    poker_state,
+)
 
 
 @pytest.fixture

@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_gpio_inputs import no_pi_gpio
 
 from controller.app.tools import io_test
+from tests.support.gpio import no_pi_gpio
 
 ROOT = Path(__file__).resolve().parents[2]
 BLACKJACK = ROOT / "examples" / "blackjack-table.toml"

@@ -1,5 +1,6 @@
 """Stateful fuzzing of the baccarat machine (hypothesis `RuleBasedStateMachine`), like the
-other games' in test_fuzz_games.py (the part it shares with blackjack's: table_fuzz.py).
+other games' in test_fuzz_games.py (the part it shares with
+blackjack's: tests/support/table_fuzz.py).
 
 Random sequences of legal and illegal events: cards from a real 6- or 8-deck shoe
 (reloaded when the table asks for a new shoe, or when it runs out), now and then any card
@@ -19,11 +20,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fuzzing import BUDGET, FUZZ, Counter, run_for
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import initialize, invariant, rule
-from table_fuzz import ShoeTableFuzz, run_counted
 
 from controller.baccarat.records import CoupSettled, HoldDecision, Violation
 from controller.baccarat.rules import BaccaratRules, Variant
@@ -31,6 +30,8 @@ from controller.baccarat.table import BaccaratTable
 from controller.cards import Card
 from controller.game import ActionRefused
 from controller.ports import ConsoleButton
+from tests.support.fuzzing import BUDGET, FUZZ, Counter, run_for
+from tests.support.table_fuzz import ShoeTableFuzz, run_counted
 
 STEPS = settings(FUZZ, max_examples=FUZZ.max_examples // 4, stateful_step_count=150)
 BETS = st.sampled_from(["player", "banker", "tie", "player_pair", "banker_pair", "dragon"])

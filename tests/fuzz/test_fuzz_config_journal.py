@@ -12,7 +12,6 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from fuzzing import FUZZ, Counter, run_for
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -28,6 +27,7 @@ from controller.journal.store import (
     checkpoint_path,
     decode_event,
 )
+from tests.support.fuzzing import FUZZ, Counter, run_for
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 KEY = bytes(range(32))

@@ -1,5 +1,6 @@
 """Stateful fuzzing of the two game machines (hypothesis `RuleBasedStateMachine`; the
-shoe, buttons, cut card and dealer rules blackjack shares with baccarat: table_fuzz.py).
+shoe, buttons, cut card and dealer rules blackjack shares
+with baccarat: tests/support/table_fuzz.py).
 
 Random sequences of legal and illegal events: cards from a real N-deck shoe (reshuffled
 when the table says 7.1 is due, or when it runs out), now and then any card (which may be
@@ -19,7 +20,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fuzzing import BUDGET, FUZZ, Counter, run_for
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -28,7 +28,6 @@ from hypothesis.stateful import (
     precondition,
     rule,
 )
-from table_fuzz import ANY_CARD, DealerFuzz, ShoeTableFuzz, run_counted
 
 from controller.blackjack.records import HoldDecision, RoundSettled
 from controller.blackjack.records import Violation as BjViolation
@@ -50,6 +49,8 @@ from controller.ports import (
     SpotCleared,
     SpotOccupied,
 )
+from tests.support.fuzzing import BUDGET, FUZZ, Counter, run_for
+from tests.support.table_fuzz import ANY_CARD, DealerFuzz, ShoeTableFuzz, run_counted
 
 STEPS = settings(FUZZ, max_examples=FUZZ.max_examples // 4, stateful_step_count=120)
 spots = st.sampled_from(

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 
-from fuzzing import FUZZ, Counter, run_for
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -16,6 +15,7 @@ from firmware_bridge import hid, rdm6300
 from firmware_bridge import messages as m
 from firmware_bridge.frame import MAX_PAYLOAD, Frame, FrameDecoder, FrameProblem, encode_frame
 from firmware_bridge.session import Session
+from tests.support.fuzzing import FUZZ, Counter, run_for
 
 chunks = st.lists(st.binary(max_size=300), max_size=12)
 

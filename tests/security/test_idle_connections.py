@@ -16,14 +16,12 @@ from __future__ import annotations
 
 import selectors
 import shutil
-import signal
 import socket
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -38,6 +36,7 @@ from controller.journal.checkpoint import read_checkpoint
 from controller.journal.store import Journal
 from sim_hardware.testbed import free_port
 from tests.needs import missing
+from tests.support.processes import Watched
 
 ROOT = Path(__file__).resolve().parents[2]
 NOFILE = 128
@@ -46,7 +45,7 @@ ADDRESSES = [f"127.0.0.{n}" for n in range(2, 12)]  # 15 each: under the per-cli
 REFUSING = "refusing connections"
 
 
-class Served:
+class Served(Watched):
     """A tablectl command with a web server, under ``prlimit --nofile=128``; its output
     (stdout and the log) kept line by line, to wait on."""
 
@@ -55,58 +54,19 @@ class Served:
         if prlimit is None:
             missing("prlimit (util-linux)")
         command = [prlimit, f"--nofile={NOFILE}", sys.executable, "-m", "controller.app.cli"]
-        self.proc = subprocess.Popen(
-            [*command, *args],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            errors="replace",
-        )
-        self.lines: list[str] = []
-        self.changed = threading.Condition()
-        self._reader = threading.Thread(target=self._read, name="served-output", daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            with self.changed:
-                self.lines.append(line)
-                self.changed.notify_all()
-        with self.changed:
-            self.changed.notify_all()
-
-    def wait_for(self, check: Callable[[list[str]], bool], timeout: float = 60.0) -> bool:
-        with self.changed:
-            return self.changed.wait_for(
-                lambda: check(self.lines) or self.proc.poll() is not None, timeout
-            ) and check(self.lines)
+        super().__init__([*command, *args], name="served-output", cwd=ROOT)
 
     def log(self) -> list[str]:
         """Every line but the demo's own play-by-play (``round ...``)."""
         with self.changed:
             return [line for line in self.lines if not line.startswith("round")]
 
-    def stop(self) -> float:
-        """SIGTERM; how long it took to exit."""
+    def stop(self, timeout: float = 30.0) -> float:  # type: ignore[override]
+        """SIGTERM; how long it took to exit (infinite if it had to be killed)."""
         began = time.monotonic()
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
+        if super().stop(timeout) is None:
             return float("inf")
-        finally:
-            self._reader.join(timeout=5)
         return time.monotonic() - began
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
 
 
 def rounds_played(lines: list[str]) -> int:

@@ -31,7 +31,9 @@ from controller.app.floor.auth import Sessions
 from controller.app.floor.store import PitStore
 from controller.app.floor.tables import iso
 from controller.app.floor.view import PitView
-from tests.pit.pit_staff_helpers import (
+from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.support.cli import tablectl
+from tests.support.floor_staff import (
     MANAGER,
     PAGE_HEADERS,
     SURVEILLANCE,
@@ -42,8 +44,6 @@ from tests.pit.pit_staff_helpers import (
     sign_in_on_page,
     write_staff_file,
 )
-from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
-from tests.support.cli import tablectl
 from tests.support.pit import Broker
 
 pytestmark = pytest.mark.timeout(180)

@@ -10,7 +10,7 @@ from typing import Any
 
 from controller.blackjack.rules import Variants
 from controller.game.records import ActionRefused
-from tests.controller.blackjack.bj_script import NEXT, NO_MORE_BETS, ScriptedTable
+from tests.support.blackjack_script import NEXT, NO_MORE_BETS, ScriptedTable
 
 
 def refused(out: list[Any]) -> list[tuple[str, str, str]]:

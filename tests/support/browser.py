@@ -1,9 +1,12 @@
-"""Helpers for the browser tests: a table on the simulators, and hands that act on it and
-wait until the controller has taken the action in (never a sleep)."""
+"""Helpers for the browser tests: a table on the simulators, hands that act on it and
+wait until the controller has taken the action in (never a sleep), and a game's state as
+the table publishes it (`published`) on a status server of its own (`serve`)."""
 
 from __future__ import annotations
 
 import dataclasses
+import os
+import queue
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -11,6 +14,7 @@ from typing import Any
 from controller.app.cli.demo import SimHands, demo_config
 from controller.app.config import StaffMember, SupervisorConfig, TableConfig
 from controller.app.console.supervisor import hash_pin
+from controller.app.console.web import StatusServer
 from controller.app.runtime.table import RunningTable
 from controller.cards import Card
 from controller.ports import ConsoleAction, DealerSignedIn
@@ -125,12 +129,24 @@ class Hands:
         return view
 
 
-def published(game: str, round_no: int, view: dict[str, Any]) -> dict[str, Any]:
-    """The state a simulated table ``toy-01`` publishes to its page, around ``view``."""
+def published(
+    game: str,
+    round_no: int,
+    view: dict[str, Any],
+    *,
+    table: str = "toy-01",
+    limits: tuple[int, int] = (1, 10),
+    **more: Any,
+) -> dict[str, Any]:
+    """The state a simulated table publishes to its page (the loop's ``publish``), around
+    a game's ``view`` at round ``round_no``: the one builder of the browser tests' states,
+    whichever game. ``table`` and ``limits`` (minimum, maximum) are what the page's header
+    shows; ``more`` adds or replaces fields (``demo_pins``, ``journal_seq``...)."""
+    minimum, maximum = limits
     return {
-        "table": "toy-01",
+        "table": table,
         "simulated": True,
-        "limits": {"minimum": 1, "maximum": 10},
+        "limits": {"minimum": minimum, "maximum": maximum},
         "journal_seq": 0,
         "events_processed": 0,
         "recovered": False,
@@ -139,4 +155,13 @@ def published(game: str, round_no: int, view: dict[str, Any]) -> dict[str, Any]:
         "game": game,
         "round": round_no,
         "view": view,
+        **more,
     }
+
+
+def serve(state: dict[str, Any], game: str = "poker") -> StatusServer:
+    """A status server showing ``state``; its console secret is a random one (open
+    ``server.console_url`` to be its console)."""
+    server = StatusServer(queue.Queue(), port=0, game=game, secret=os.urandom(32)).start()
+    server.publish(state)
+    return server

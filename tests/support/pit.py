@@ -1,4 +1,7 @@
-"""Helpers for the pit tests: real mosquitto brokers on loopback, an MQTT recorder.
+"""Helpers for the pit tests (the publisher's, tests/app/pit, and the floor view's,
+tests/app/floor): real mosquitto brokers on loopback, an MQTT recorder, pit table configs,
+a demo table, and the fixtures that always stop them (``broker_factory``, ``broker``,
+``recorders``: each folder's conftest.py imports them).
 
 Each broker gets a generated config in the test's tmp_path and a free port; tests stop and
 restart it as they need (on the same port, with its persistence file, so a subscriber's
@@ -15,17 +18,19 @@ import shutil
 import signal
 import subprocess
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.app.config import TableConfig, load_config
 from sim_hardware.testbed import free_port
 from tests.needs import missing
 from tests.support.cli import tablectl_command
+from tests.support.processes import Watched
 
 ROOT = Path(__file__).resolve().parents[2]
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
@@ -227,45 +232,22 @@ def schema_validator(name: str) -> Callable[[Any], None]:
     return validator.validate
 
 
-class DemoTable:
+class DemoTable(Watched):
     """`tablectl demo` in a subprocess: a blackjack table playing by itself on the
     simulators. Counts the dealer's actions from its output, to wait on."""
 
     def __init__(self, config: Path, journal: Path, pace: float = 0.02) -> None:
         self.config, self.pace = config, pace
-        self.proc = subprocess.Popen(
-            tablectl_command(
-                "demo",
-                "--config",
-                str(config),
-                "--journal",
-                str(journal),
-                "--pace",
-                str(pace),
-                "--port",
-                "0",
-            ),
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        self.lines: list[str] = []
         self.actions = 0
-        self.changed = threading.Condition()
-        self._reader = threading.Thread(target=self._read, name="demo-output", daemon=True)
-        self._reader.start()
+        command = tablectl_command(
+            "demo", "--config", str(config), "--journal", str(journal), "--pace", str(pace),
+            "--port", "0",
+        )  # fmt: skip
+        super().__init__(command, name="demo-output", cwd=ROOT)
 
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            with self.changed:
-                self.lines.append(line)
-                if line.startswith("round"):
-                    self.actions += 1
-                self.changed.notify_all()
-        with self.changed:
-            self.changed.notify_all()
+    def took(self, line: str) -> None:
+        if line.startswith("round"):
+            self.actions += 1
 
     def wait_actions(self, more: int, timeout: float = 30.0) -> bool:
         """Wait until the dealer has done ``more`` further actions."""
@@ -277,21 +259,6 @@ class DemoTable:
                 )
                 and self.actions >= target
             )
-
-    def kill(self) -> None:
-        """SIGKILL: no flush, no goodbye; the broker says the Last Will."""
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait(timeout=10)
-        self._reader.join(timeout=5)
-
-    def stop(self) -> int:
-        """SIGTERM: the demo stops the table, which flushes and says offline."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        code = self.proc.wait(timeout=30)
-        self._reader.join(timeout=5)
-        return code
 
     def output(self) -> str:
         with self.changed:
@@ -308,3 +275,39 @@ def folder_keys(folder: Path, *tables: str) -> dict[str, str]:
     path = folder / "pit-signing.key"
     key = private_key(path, "the key") if path.exists() else create_private_key(path)
     return {table: public_text(key) for table in tables}
+
+
+# --- the fixtures: brokers and recorders that are always stopped at the end ---------------
+
+
+@pytest.fixture
+def broker_factory(tmp_path: Path) -> Iterator[Callable[..., Broker]]:
+    made: list[Broker] = []
+
+    def make(name: str = "broker", extra: str = "") -> Broker:
+        broker = Broker(tmp_path / name, extra)
+        made.append(broker)
+        return broker.start()
+
+    yield make
+    for broker in made:
+        broker.kill()
+
+
+@pytest.fixture
+def broker(broker_factory: Callable[..., Broker]) -> Broker:
+    return broker_factory()
+
+
+@pytest.fixture
+def recorders() -> Iterator[Callable[..., Recorder]]:
+    made: list[Recorder] = []
+
+    def make(port: int, topics: str | list[str], **kw: Any) -> Recorder:
+        recorder = Recorder(port, topics, **kw)
+        made.append(recorder)
+        return recorder
+
+    yield make
+    for recorder in made:
+        recorder.close()

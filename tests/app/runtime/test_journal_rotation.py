@@ -25,7 +25,7 @@ from controller.app.runtime.snapshots import KIND
 from controller.game.jsonable import to_jsonable
 from controller.journal.fileset import SetReader, open_live, set_files, verify_set
 from controller.journal.store import ROTATED, Journal, JournalCorrupt
-from tests.app.runtime.loop_play import KEY, new_loop, play
+from tests.support.loop_play import KEY, new_loop, play
 
 KB = 1024
 

@@ -14,7 +14,7 @@ import pytest
 from controller.app.runtime.loop import BURST, Stop, TableLoop
 from controller.journal.store import Journal, JournalError
 from controller.ports import CardDrawn, Command, Event, LockShoe
-from tests.app.runtime.loop_play import KEY, new_loop, play
+from tests.support.loop_play import KEY, new_loop, play
 
 
 class Outside:

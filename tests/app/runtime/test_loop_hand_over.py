@@ -21,7 +21,7 @@ from controller.cards import Card
 from controller.game.jsonable import to_jsonable
 from controller.journal.store import Journal, decode_event
 from controller.ports import ConsoleButton, Lamp
-from tests.app.runtime.loop_play import KEY, new_loop, play
+from tests.support.loop_play import KEY, new_loop, play
 
 
 @pytest.mark.parametrize("game", ["blackjack", "poker"])

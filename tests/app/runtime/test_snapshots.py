@@ -27,7 +27,7 @@ from controller.app.runtime.games import make_game
 from controller.app.runtime.loop import TableLoop
 from controller.journal.store import Journal, JournalCorrupt
 from controller.ports import DealerSignedIn, DeviceHello, SignInRefused
-from tests.app.runtime.loop_play import KEY, new_loop, play
+from tests.support.loop_play import KEY, new_loop, play
 
 GAMES = ("blackjack", "poker")
 HELLO = DeviceHello(

@@ -13,6 +13,9 @@ from controller.baccarat import simulate as baccarat_simulate
 from controller.baccarat.rules import Variant
 from controller.baccarat.simulate import simulate
 
+# 60,000 simulated coups: long for a unit test, and left out of make mutate's runs
+pytestmark = pytest.mark.slow
+
 # exact house edges, 8 decks (commission 5 %, tie 8 to 1, pairs 11 to 1), per unit staked
 EXACT_8_DECKS = {
     "banker": 0.010579,

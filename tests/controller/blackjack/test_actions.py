@@ -22,8 +22,8 @@ from controller.blackjack.rules import DoubleOn, OddStakes, Variants
 from controller.errors import IllegalAction
 from controller.game.records import TABLE_LIMITS, TABLE_VARIANT, ActionRefused, LimitOverridden
 from controller.ports import SupervisorAction
-from tests.controller.blackjack.bj_script import DOUBLE, EVEN_MONEY, NEXT, NO_MORE_BETS, SPLIT
 from tests.support.blackjack import betting, dealt
+from tests.support.blackjack_script import DOUBLE, EVEN_MONEY, NEXT, NO_MORE_BETS, SPLIT
 from tests.support.refusals import refusal
 
 TV = TABLE_VARIANT

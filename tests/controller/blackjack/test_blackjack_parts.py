@@ -15,7 +15,7 @@ from controller.errors import IllegalAction
 from controller.game.hold import Hold
 from controller.game.records import HOLD_PROCEDURE
 from controller.poker.table import PokerTable
-from tests.controller.blackjack.bj_script import ScriptedTable
+from tests.support.blackjack_script import ScriptedTable
 
 
 def test_the_table_is_a_composition_not_a_hierarchy() -> None:

@@ -18,7 +18,7 @@ from controller.blackjack.table import BlackjackTable
 from controller.cards import DECK, Card
 from controller.errors import IllegalAction
 from controller.ports import ConsoleButton
-from tests.controller.blackjack.bj_script import (
+from tests.support.blackjack_script import (
     DOUBLE,
     EVEN_MONEY,
     INSURANCE_CLOSED,

@@ -25,7 +25,7 @@ from controller.blackjack.table import BlackjackTable
 from controller.errors import ConfigError, IllegalAction
 from controller.game.records import TABLE_VARIANT
 from controller.ports import Lamp, LampPattern, LockShoe, SetLamp, UnlockShoe
-from tests.controller.blackjack.bj_script import (
+from tests.support.blackjack_script import (
     DOUBLE,
     EVEN_MONEY,
     INSURANCE_CLOSED,

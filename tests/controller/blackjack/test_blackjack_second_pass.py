@@ -33,7 +33,7 @@ from controller.ports import (
     UnlockShoe,
 )
 from controller.shoe_audit import ShoeReport
-from tests.controller.blackjack.bj_script import (
+from tests.support.blackjack_script import (
     DOUBLE,
     INSURANCE_CLOSED,
     NEXT,

@@ -13,7 +13,7 @@ from controller.cards import Card
 from controller.game import spec
 from controller.ports import LockShoe
 from controller.shoe_audit import ShoeAudit, ShoeReport
-from tests.controller.blackjack.bj_script import NEXT, NO_MORE_BETS, ScriptedTable, start
+from tests.support.blackjack_script import NEXT, NO_MORE_BETS, ScriptedTable, start
 
 FOUR_DECKS = Variants(decks=4, cut_card_from_end=52)
 FOUR_BOXES = {"box1": 10, "box2": 10, "box3": 10, "box4": 10}

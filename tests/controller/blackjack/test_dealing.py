@@ -22,14 +22,14 @@ from controller.blackjack.settlement import Kind, Outcome, Payout
 from controller.cards import Card
 from controller.game.records import HOLD_PROCEDURE, TABLE_VARIANT, ActionRefused
 from controller.ports import CardDrawn
-from tests.controller.blackjack.bj_script import (
+from tests.support.blackjack import at, dealt
+from tests.support.blackjack_script import (
     INSURANCE_CLOSED,
     NEXT,
     NO_MORE_BETS,
     VOID_HAND,
     ScriptedTable,
 )
-from tests.support.blackjack import at, dealt
 from tests.support.refusals import refusal
 
 TWICE = "was already read since the shuffle: the same card out of the shoe twice"

@@ -18,8 +18,8 @@ from controller.blackjack.records import (
 from controller.blackjack.rules import OddStakes, Variants
 from controller.game.chips import PayoutMismatch
 from controller.game.records import TABLE_VARIANT, ActionRefused
-from tests.controller.blackjack.bj_script import DOUBLE, NEXT, NO_MORE_BETS, VOID_HAND
 from tests.support.blackjack import ROUND_STATES, at, betting, dealt
+from tests.support.blackjack_script import DOUBLE, NEXT, NO_MORE_BETS, VOID_HAND
 
 # --- 4.1 / 4.2: the bet spots -----------------------------------------------------------------
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from controller.blackjack.records import RoundSettled
 from controller.blackjack.table import BlackjackTable
-from tests.controller.blackjack.bj_script import NEXT, NO_MORE_BETS
 from tests.support.blackjack import betting
+from tests.support.blackjack_script import NEXT, NO_MORE_BETS
 from tests.support.refusals import refusal
 
 

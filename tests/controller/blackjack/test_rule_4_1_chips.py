@@ -20,7 +20,7 @@ from controller.game.chips import (
     money,
 )
 from controller.ports import ButtonPressed, ConsoleButton, SupervisorAction
-from tests.controller.blackjack.bj_script import NEXT, NO_MORE_BETS, ScriptedTable
+from tests.support.blackjack_script import NEXT, NO_MORE_BETS, ScriptedTable
 
 READERS = Variants(chip_readers=True, settlement_check=True)
 

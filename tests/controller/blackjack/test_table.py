@@ -25,7 +25,8 @@ from controller.ports import (
     SetLamp,
     UnlockShoe,
 )
-from tests.controller.blackjack.bj_script import (
+from tests.support.blackjack import betting, dealt, refused
+from tests.support.blackjack_script import (
     DOUBLE,
     EVEN_MONEY,
     INSURANCE_CLOSED,
@@ -35,7 +36,6 @@ from tests.controller.blackjack.bj_script import (
     VOID_HAND,
     ScriptedTable,
 )
-from tests.support.blackjack import betting, dealt, refused
 from tests.support.refusals import refusal
 
 # --- the console's buttons -------------------------------------------------------------------

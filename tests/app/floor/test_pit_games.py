@@ -12,9 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pit_rows
 import pytest
-from pit_rows import START
 
 from controller import game as games
 from controller.app.floor import figures as pit_figures
@@ -26,11 +24,13 @@ from controller.app.floor.figures import settlement, shift_figures
 from controller.app.floor.games import game_words
 from controller.app.floor.store import PitStore
 from controller.game.contract import figures_from
+from tests.support import floor_rows
+from tests.support.floor_rows import START
 
 
 def row(table: str, seconds: float, kind: str, **payload: Any) -> dict[str, Any]:
-    """A journal row (`pit_rows.row`) with the hash the pit's store keys it by."""
-    return {**pit_rows.row(table, seconds, kind, **payload), "hash": f"{table}{seconds}"}
+    """A journal row (`floor_rows.row`) with the hash the pit's store keys it by."""
+    return {**floor_rows.row(table, seconds, kind, **payload), "hash": f"{table}{seconds}"}
 
 
 @pytest.fixture

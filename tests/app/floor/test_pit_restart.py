@@ -14,11 +14,10 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from pit_scene import journal_figures
-from pit_staff_helpers import MANAGER, pit_staff, sign_in_on_page
-
 from controller.app.floor.view import PitView, add_arguments, run
 from tests.support.cli import tablectl_command
+from tests.support.floor_scene import journal_figures
+from tests.support.floor_staff import MANAGER, pit_staff, sign_in_on_page
 from tests.support.pit import ROOT, Broker, DemoTable, folder_keys, write_config
 
 TABLE = "bj-21"

@@ -11,8 +11,6 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from pit_rows import START, at, row
-from pit_staff_helpers import MANAGER, manager, pit_staff
 
 from controller.app.floor.figures import figures_csv, series, shift_figures, svg_chart
 from controller.app.floor.imports import import_journal
@@ -29,6 +27,8 @@ from controller.blackjack.table import STATES as BLACKJACK_STATES
 from controller.errors import ConfigError
 from controller.game import registry
 from controller.poker.phases import STATES as POKER_STATES
+from tests.support.floor_rows import START, at, row
+from tests.support.floor_staff import MANAGER, manager, pit_staff
 
 ROWS = [
     row("bj-01", 60, "RoundSettled", wagers_in=10, house_result=4, paid_out=6, void=False),
@@ -118,7 +118,7 @@ def test_the_floor_file(tmp_path: Path) -> None:
     path.write_text("[[area]]\ntables = 3\n")
     with pytest.raises(ConfigError, match="needs a name"):
         load_floor_file(path)
-    examples = Path(__file__).resolve().parents[2] / "examples" / "pit-floor.toml"
+    examples = Path(__file__).resolve().parents[3] / "examples" / "pit-floor.toml"
     assert "bj-01" in load_floor_file(examples)
 
 

@@ -18,7 +18,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from pit_scene import (
+from controller.app.floor.words import all_state_words
+from tests.support.floor_scene import (
     DRIVEN,
     SIZES,
     by_table,
@@ -27,12 +28,10 @@ from pit_scene import (
     mid_shift,
     screenshots,
 )
-from pit_staff_helpers import MANAGER, sign_in_on_page
-
-from controller.app.floor.words import all_state_words
+from tests.support.floor_staff import MANAGER, sign_in_on_page
 
 CLOCK = re.compile(r"\b\d\d:\d\d:\d\d\b")
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
 
 
 def fetch(url: str) -> tuple[str, str]:
@@ -265,7 +264,7 @@ def test_a_shift_on_the_floor_page(tmp_path: Path, browser: Any) -> None:
 
 def test_screenshots_of_the_floor_mid_shift(tmp_path: Path, browser: Any) -> None:
     """The floor mid-shift at 1920x1080 and 1280x800: one HOLD standing (one cleared
-    before it), one table killed. ``tests/pit/pit_scene.py`` writes the same scene to
+    before it), one table killed. ``tests/support/floor_scene.py`` writes the same scene to
     docs/screenshots/pit-floor-*.png."""
     with floor_scene(tmp_path) as scene:
         mid_shift(scene)
@@ -279,4 +278,4 @@ def test_screenshots_of_the_floor_mid_shift(tmp_path: Path, browser: Any) -> Non
     assert [p.name for p in made] == ["pit-floor-1920x1080.png", "pit-floor-1280x800.png"]
     for path, size in zip(made, SIZES, strict=True):
         assert path.read_bytes()[16:24] == struct.pack(">II", *size)  # the PNG's IHDR
-    assert all((SCREENSHOTS / p.name).exists() for p in made)  # pit_scene.py writes those
+    assert all((SCREENSHOTS / p.name).exists() for p in made)  # floor_scene.py writes those

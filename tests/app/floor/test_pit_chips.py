@@ -9,12 +9,11 @@ import io
 from pathlib import Path
 from typing import Any
 
-from pit_rows import START, row
-
 from controller.app.floor.alarms import AlarmLog
 from controller.app.floor.figures import figures_csv, shift_figures
 from controller.app.floor.store import KEPT_KINDS, PitStore
 from controller.app.pit.publisher import ALARM_KINDS
+from tests.support.floor_rows import START, row
 
 
 def mismatch(

@@ -9,11 +9,9 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import json
-import sys
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -26,10 +24,8 @@ from controller.app.floor.boards import GameViews
 from controller.app.floor.view import PitView
 from controller.app.pit.signing import public_text, sign
 from controller.baccarat.roads import compute
+from tests.support.baccarat_view import PAGE_SCRIPT, known_view
 from tests.support.pit import Broker
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
-from test_baccarat_page import PAGE_SCRIPT, known_view
 
 DRAWN = "pit_board_game"
 

@@ -1,19 +1,18 @@
-"""Poker states built in-process (there is no scripted poker dealer): a `PokerGame` fed the
-same console and shoe events the loop would give it, its snapshot published through a
-`StatusServer` like the running table's."""
+"""Poker states built in-process for the browser tests and screenshots (there is no
+scripted poker dealer): a `PokerGame` fed the same console and shoe events the loop would
+give it, its snapshot published (`tests.support.browser.published`, `serve`) like the
+running table's."""
 
 from __future__ import annotations
 
-import os
-import queue
 from pathlib import Path
 from typing import Any
 
 from controller.app.config import load_config
-from controller.app.console.web import StatusServer
 from controller.cards import DECK, Card
 from controller.poker.game import PokerGame
 from controller.ports import ButtonPressed, CardDrawn, ConsoleAction, ConsoleButton
+from tests.support.browser import published
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -28,21 +27,8 @@ def console(game: PokerGame, action: str, **args: Any) -> None:
 
 
 def poker_state(game: PokerGame) -> dict[str, Any]:
-    """What the loop would publish for this game."""
-    return {
-        "table": "dp-01",
-        "site": "demo-casino",
-        "simulated": True,
-        "limits": {"minimum": 2, "maximum": 10},
-        "journal_seq": 0,
-        "events_processed": 0,
-        "recovered": False,
-        "devices": {"shoe": "ok"},
-        "notices": [],
-        "game": "poker",
-        "round": game.round_no,
-        "view": game.view(),
-    }
+    """What the loop would publish for this game (the demo's poker table, dp-01)."""
+    return published("poker", game.round_no, game.view(), table="dp-01", limits=(2, 10))
 
 
 def poker_first_round() -> PokerGame:
@@ -58,14 +44,6 @@ def poker_first_round() -> PokerGame:
     console(game, "raise_", seat=5, amount=8)
     console(game, "call", seat=6)
     return game
-
-
-def serve(state: dict[str, Any], game: str = "poker") -> StatusServer:
-    """A status server showing ``state``; its console secret is a random one (open
-    ``server.console_url`` to be its console)."""
-    server = StatusServer(queue.Queue(), port=0, game=game, secret=os.urandom(32)).start()
-    server.publish(state)
-    return server
 
 
 def poker_showdown() -> PokerGame:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fuzzing import Counter
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
@@ -24,6 +23,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_stat
 from controller.cards import DECK, Card, shoe_cards
 from controller.errors import IllegalAction
 from controller.ports import ButtonPressed, CardDrawn, ConsoleButton, ShoeStatusChanged
+from tests.support.fuzzing import Counter
 
 ANY_CARD = st.sampled_from(DECK)
 

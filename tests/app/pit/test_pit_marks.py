@@ -15,8 +15,6 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from poker_play import open_journal
-
 from controller.app.floor.imports import import_journal
 from controller.app.floor.store import PitStore
 from controller.app.pit.privacy import Marks, public_payload
@@ -26,6 +24,7 @@ from controller.game.records import CARD_MARK, Violation, public_mark
 from controller.journal.store import as_row
 from controller.ports import CardDrawn, ConsoleAction
 from tests.support.pit import make_config
+from tests.support.poker_play import open_journal
 
 NOWHERE = "mqtt://127.0.0.1:1"  # the transform needs no broker
 TAG = "0A1B2C3D4E"  # what an RDM6300 reads: ten hex digits, no card code in it

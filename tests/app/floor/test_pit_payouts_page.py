@@ -3,7 +3,7 @@ Chromium over a real mosquitto: per table, per game and per dealer, by kind (ove
 uncollected), how many and the chip units in question, each mismatch counted once however
 often its spot was read wrong; the columns appear live when the shift has its first.
 
-    .venv/bin/python tests/pit/test_pit_payouts_page.py [OUTPUT.png]
+    .venv/bin/python -m tests.app.floor.test_pit_payouts_page [OUTPUT.png]
 
 draws the same floor at 1280x800 into a PNG, to look at.
 """
@@ -17,12 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-if __name__ == "__main__":
-    sys.path[:0] = [str(HERE), str(HERE.parents[1])]
-
-from controller.app.floor.view import PitView  # noqa: E402
-from tests.support.pit import Broker  # noqa: E402
+from controller.app.floor.view import PitView
+from tests.support.pit import Broker
 
 SEQ = itertools.count(1)
 

@@ -24,12 +24,12 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from poker_play import MISCHIEF, cards_named, open_journal, play
 
 from controller.app.pit.publisher import PitPublisher, names_a_card, pit_publisher, withhold
 from controller.journal.store import as_row
 from controller.ports import ConsoleAction
 from tests.support.pit import Broker, Recorder, make_config, schema_validator
+from tests.support.poker_play import MISCHIEF, cards_named, open_journal, play
 
 BASE = "casino/demo-casino/table"
 PUBLIC = ("event", "alarm")

@@ -4,7 +4,7 @@ blackjack, one poker), one blackjack table in this process that the test drives 
 card puts it on HOLD, a supervisor clears it), and the pit view with its own store and a
 floor file (examples/pit-floor.toml).
 
-    .venv/bin/python tests/pit/pit_scene.py   # writes docs/screenshots/pit-floor-*.png
+    .venv/bin/python -m tests.support.floor_scene   # writes docs/screenshots/pit-floor-*.png
 """
 
 from __future__ import annotations
@@ -21,16 +21,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from pit_staff_helpers import pit_staff
-
 from controller.app.cli.demo import SimHands, act, sign_in_dealer
 from controller.app.floor.view import PitView
 from controller.app.runtime.table import RunningTable
 from controller.cards import Card
 from controller.ports import CardDrawn, SupervisorAction
 from sim_hardware.dealer import BlackjackDealer
+from tests.support.floor_staff import pit_staff
 from tests.support.pit import ROOT, Broker, DemoTable, folder_keys, make_config, write_config
 
 FLOOR_FILE = ROOT / "examples" / "pit-floor.toml"

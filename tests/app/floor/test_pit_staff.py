@@ -10,7 +10,7 @@ from controller.app.floor.staff import load_pit_staff
 from controller.app.pin_hashes import check_pin, hash_pin
 from controller.errors import ConfigError
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 HASH = hash_pin("4821", log2_n=10)
 
 
