@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from controller.cards import Card
+from controller.game import registry
 from controller.game.contract import GameSpec, Output, call_console
 from controller.game.hold import Hold, HoldingPhases
 from controller.game.jsonable import to_jsonable
@@ -154,6 +155,18 @@ class TableGame:
         self.name = spec.name
         self.table = table
         self._console = frozenset(spec.console)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The app's snapshots pickle the game (`controller.app.runtime.snapshots`), never
+        its spec: a spec holds functions a pickle cannot name (lambdas, closures made at
+        import). A loaded game finds its spec again by its name (`__setstate__`)."""
+        state = self.__dict__.copy()
+        del state["spec"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.spec = registry.spec(self.name)
 
     @property
     def round_no(self) -> int:

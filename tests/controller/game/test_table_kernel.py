@@ -3,16 +3,19 @@ the state's facts, one list of outputs drained in order, the HOLD through the ke
 
 from __future__ import annotations
 
+import pickle
 from typing import Any, ClassVar
 
 import pytest
 
 from controller.cards import Card
 from controller.errors import IllegalAction
+from controller.game import registry as games
+from controller.game.contract import GameSpec
 from controller.game.machine import HOLD_FACTS, PhaseFacts, PhaseModel, fire
 from controller.game.records import HOLD_PROCEDURE, Violation
-from controller.game.table import GameTable, Signals
-from controller.ports import Lamp, LampPattern, LockShoe, SetLamp, UnlockShoe
+from controller.game.table import GameTable, Signals, TableGame
+from controller.ports import DeviceNeeds, Lamp, LampPattern, LockShoe, SetLamp, UnlockShoe
 
 STEADY, FLASH, OFF = LampPattern.STEADY, LampPattern.FLASH, LampPattern.OFF
 BETTING = {Lamp.BETTING_OPEN: STEADY}
@@ -109,3 +112,36 @@ def test_hold_procedure_begin_clear_needs_a_name_and_a_hold() -> None:
         table.begin_clear("  ")
     assert table.begin_clear("Sam") == (first, second)
     table.verify_not_held()  # cleared: the game's decision moves its machine on
+
+
+class Game(TableGame):
+    def __init__(self, rules: object) -> None:
+        super().__init__(SPEC, Table())
+
+    @property
+    def round_no(self) -> int:
+        return 0
+
+
+SPEC = GameSpec(
+    name="kernel-test",
+    rules=object,
+    make=Game,
+    devices=DeviceNeeds(),
+    console={},
+    decisions={},
+    decks=lambda rules: 1,  # a function a pickle cannot name
+)
+
+
+def test_a_game_pickles_without_its_spec_and_finds_it_again_by_name() -> None:
+    """The app's snapshots pickle the game; its spec (lambdas, closures) stays out."""
+    games.register(SPEC)
+    try:
+        game = Game(None)
+        game.table.start()
+        again = pickle.loads(pickle.dumps(game))
+        assert again.spec is SPEC and again.table.state == "dealing"
+        assert again.pending() == game.pending()
+    finally:
+        games.unregister(SPEC.name)
