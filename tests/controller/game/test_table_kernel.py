@@ -38,6 +38,22 @@ def test_signals_tell_everything_the_first_time_then_only_what_changed() -> None
     ]
 
 
+def test_signals_remember_each_change_of_facts_and_tell_it_the_same_again() -> None:
+    signals = Signals((Lamp.BETTING_OPEN, Lamp.HOLD))
+    hold = {Lamp.HOLD: FLASH}
+    first = signals.tell(False, BETTING)
+    to_hold = [SetLamp(Lamp.BETTING_OPEN, OFF), SetLamp(Lamp.HOLD, FLASH)]
+    back = [SetLamp(Lamp.BETTING_OPEN, STEADY), SetLamp(Lamp.HOLD, OFF)]
+    for _ in range(2):  # computed, then remembered: the same commands, the same gate
+        assert signals.tell(False, hold) == to_hold and signals.gate_locked is True
+        assert signals.tell(False, BETTING) == back
+        assert signals.tell(True, BETTING) == [UnlockShoe()] and signals.gate_locked is False
+        assert signals.tell(False, BETTING) == [LockShoe()] and signals.gate_locked is True
+    again = Signals((Lamp.BETTING_OPEN, Lamp.HOLD))
+    assert again.tell(False, BETTING) == first  # a new one is told everything
+    assert signals.tell(False, {Lamp.HOLD: FLASH}) == to_hold  # equal facts, a new mapping
+
+
 STATES = ["idle", "dealing", "hold"]
 MOVES: list[dict[str, Any]] = [
     {"trigger": "start", "source": "idle", "dest": "dealing"},
