@@ -3,7 +3,9 @@
 The table (`controller.baccarat.table.BaccaratTable`) takes device events through
 ``handle``; the console's inputs arrive as `ConsoleAction` events naming a rules-API call
 (only those in `CONSOLE` reach the table) and a supervisor's as `SupervisorAction`.
-Nothing in controller/app names this game: the registry's one entry finds it.
+`BaccaratGame` is the kernel's adapter (`controller.game.table.TableGame`): it says only its
+view, its offers and its round. Nothing in controller/app names this game: the registry's
+one entry finds it.
 """
 
 from __future__ import annotations
@@ -15,17 +17,10 @@ from controller.baccarat.display import snapshot
 from controller.baccarat.records import CoupResult, HoldDecision, Payout
 from controller.baccarat.rules import CARDS_RULE, BaccaratRules
 from controller.baccarat.table import BaccaratTable
-from controller.game.contract import GameSpec, Step, call_console, figures_from, wager_limits
-from controller.game.jsonable import to_jsonable
+from controller.game.contract import GameSpec, figures_from, wager_limits
 from controller.game.records import DecisionOffer, defined_in, offers
-from controller.ports import (
-    ConsoleAction,
-    ConsoleButton,
-    DeviceNeeds,
-    Event,
-    Lamp,
-    SupervisorAction,
-)
+from controller.game.table import TableGame
+from controller.ports import ConsoleButton, DeviceNeeds, Lamp
 from controller.shoe_audit import ShoeReport
 
 CONSOLE = ("place_wager", "no_more_bets", "shuffled", "collect_commission")
@@ -41,35 +36,21 @@ HOLD_DECISIONS = (
 _OFFERED = offers(*HOLD_DECISIONS)
 
 
-class BaccaratGame:
-    name = "baccarat"
-    CONSOLE = frozenset(CONSOLE)
+class BaccaratGame(TableGame):
+    table: BaccaratTable
 
     def __init__(self, rules: BaccaratRules) -> None:
-        self.table = BaccaratTable(rules)
+        super().__init__(SPEC, BaccaratTable(rules))
 
     @property
     def round_no(self) -> int:
         return self.table.coup
 
-    def handle(self, event: Event) -> Step:
-        table = self.table
-        if isinstance(event, ConsoleAction):
-            call_console(self.name, self.CONSOLE, table, event)
-            return table.take_outputs()
-        if isinstance(event, SupervisorAction):
-            table.supervisor_clear(event.who, event.decision)
-            return table.take_outputs()
-        return table.handle(event)
+    def snapshot(self) -> object:
+        return snapshot(self.table)
 
-    def pending(self) -> Step:
-        """Outputs not yet taken (the new table's first gate and lamp states)."""
-        return self.table.take_outputs()
-
-    def view(self) -> dict[str, Any]:
-        view: dict[str, Any] = to_jsonable(snapshot(self.table))
-        view["decisions"] = list(_OFFERED)
-        return SPEC.view_facts(view)
+    def offered(self) -> list[dict[str, Any]]:
+        return list(_OFFERED)
 
 
 SPEC = GameSpec(

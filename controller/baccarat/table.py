@@ -13,6 +13,10 @@ the Table of Play says, to the burn at a new shoe, or, when no card is due, to a
 supervisor, named, decides (burn the card and go on, or void the coup). NEXT pressed while
 a card is due is a violation too: the dealer skipped a card the Table of Play requires.
 
+`BaccaratTable` is a `controller.game.table.GameTable`: its machine, the shared HOLD
+(`violate`, `begin_clear`) and the one list of outputs are the base's, and the gate and
+lamps are its states' facts (`FACTS`), told by the base only when they change.
+
 Lean on purpose: the simulator plays millions of coups through `handle`, so the card path
 does a few dict lookups and at most two triggers per card.
 """
@@ -51,20 +55,9 @@ from controller.baccarat.wagers import check_commission, check_differential, che
 from controller.cards import Card
 from controller.errors import IllegalAction
 from controller.game.contract import Output
-from controller.game.hold import Hold
 from controller.game.records import HOLD_PROCEDURE, NOT_ON_CONSOLE
-from controller.ports import (
-    ButtonPressed,
-    CardDrawn,
-    Command,
-    ConsoleButton,
-    Event,
-    LampPattern,
-    LockShoe,
-    SetLamp,
-    ShoeStatusChanged,
-    UnlockShoe,
-)
+from controller.game.table import GameTable
+from controller.ports import ButtonPressed, CardDrawn, ConsoleButton, Event, ShoeStatusChanged
 from controller.shoe_audit import ShoeAudit, reader_hold
 
 __all__ = ["BaccaratTable"]
@@ -73,33 +66,16 @@ __all__ = ["BaccaratTable"]
 POINTS = tableau.POINTS
 
 
-_SYNCED: dict[tuple[str, str], tuple[Command, ...]] = {}  # (told, now) -> the commands
-
-
-def _commands(before: str, now: str) -> tuple[Command, ...]:
-    """The gate and lamps the devices must be told going from state ``before`` (told
-    already; "" at the start: everything) to ``now`` (the simulator's five state changes
-    a coup look these up, never build them)."""
-    new, old = FACTS[now], FACTS.get(before)
-    out: list[Command] = []
-    if old is None or old.gate_open != new.gate_open:
-        out.append(UnlockShoe() if new.gate_open else LockShoe())
-    for lamp in LAMPS:
-        pattern = new.lamps.get(lamp, LampPattern.OFF)
-        if old is None or old.lamps.get(lamp, LampPattern.OFF) is not pattern:
-            out.append(SetLamp(lamp, pattern))
-    return tuple(out)
-
-
-class BaccaratTable:
+class BaccaratTable(GameTable):
     """One baccarat table. Only the controller thread touches it (docs/architecture.md)."""
 
+    FACTS = FACTS
+    LAMPS = LAMPS
+
     def __init__(self, rules: BaccaratRules | None = None) -> None:
+        super().__init__(Phases(), "shuffle")  # the machine, the HOLD, the outputs, signals
         self.rules = rules = rules or BaccaratRules()
         self.audit = ShoeAudit(rules.decks, CARDS_RULE)  # foreign cards, the shoe's end
-        self._phases = Phases()
-        self._hold = Hold("shuffle")  # the HOLD every game shares
-        self._out: list[Output] = []
         self.coup = 0  # coups counted from the table's start (the journal's round)
         self.shoe = ShoeState(rules)  # its number, results, burn and cutting card
         self.bets: list[dict[Bet, int]] = [{} for _ in range(rules.boxes)]
@@ -114,9 +90,6 @@ class BaccaratTable:
         self.payouts: list[Payout] = []
         self.settled: CoupSettled | None = None
         self._cut_level = False
-        self._gate_locked: bool | None = None
-        self._synced = ""
-        self._sync()
 
     # --- the event loop's entry ---------------------------------------------------------
 
@@ -132,35 +105,12 @@ class BaccaratTable:
             if seen and not self._cut_level:  # the cutting card comes out on a rising edge
                 self.cutting_card_out()
             self._cut_level = seen
-        elif (held := reader_hold(event, self._gate_locked is False)) is not None:
+        elif (held := reader_hold(event, self.gate_locked is False)) is not None:
             message, by = held  # an unknown tag, or a reader lost with the gate open
             self.violate(CARDS_RULE, message, None, by)
         return self.take_outputs()
 
-    def take_outputs(self) -> list[Output]:
-        """The records and commands produced since the last call."""
-        if self._phases.state != self._synced:
-            self._sync()
-        out = self._out
-        self._out = []
-        return out
-
-    def _sync(self) -> None:
-        """Emit the gate and lamp commands that differ from what the devices were told:
-        they depend only on the states before and after (`_commands`)."""
-        before, now = self._synced, self._phases.state
-        commands = _SYNCED.get((before, now))
-        if commands is None:
-            commands = _SYNCED[before, now] = _commands(before, now)
-        self._out += commands
-        self._synced = now
-        self._gate_locked = not FACTS[now].gate_open
-
     # --- read-only queries ------------------------------------------------------------------
-
-    @property
-    def state(self) -> str:
-        return self._phases.state
 
     @property
     def held_from(self) -> str:
@@ -169,10 +119,6 @@ class BaccaratTable:
     @property
     def violations(self) -> list[Violation]:
         return self._hold.violations
-
-    @property
-    def gate_locked(self) -> bool | None:
-        return self._gate_locked
 
     def due(self) -> Due | None:
         """The card due now (for whom, the rule, the dealer's line), or None."""
@@ -446,16 +392,10 @@ class BaccaratTable:
 
     # --- the HOLD ---------------------------------------------------------------------------
 
-    def violate(
-        self, rule: str, message: str, card: Card | None = None, by: str = "the shoe"
-    ) -> None:
-        """Hold the table on ``rule`` (the kernel's `Hold.violate`)."""
-        self._out.append(self._hold.violate(self._phases, rule, message, card, by))
-
     def supervisor_clear(self, who: str, decision: str) -> HoldCleared:
         """A supervisor (named) clears the HOLD: the card(s) out of turn are burned and the
         coup goes on as the Table of Play says, or the coup is void (every wager back)."""
-        self._hold.verify_clear(who)
+        self._hold.verify_clear(who)  # not held, or nobody named: refused whatever the decision
         try:
             chosen = HoldDecision(decision)
         except ValueError:
@@ -463,7 +403,7 @@ class BaccaratTable:
         held_from = self._hold.held_from
         if chosen is HoldDecision.VOID_HAND and held_from not in DEALING:
             refuse(VOID_RULE, f"no coup in play to void (held in {held_from}): burn the card")
-        record = HoldCleared(who, chosen.value, self._hold.take_violations())
+        record = HoldCleared(who, chosen.value, self.begin_clear(who))
         self._hold.cards.clear()  # set aside: burned, or void with the coup
         self._out.append(record)
         if chosen is HoldDecision.VOID_HAND:

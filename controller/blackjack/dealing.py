@@ -1,9 +1,10 @@
 """The blackjack round's flow, a part of the table: where each card goes, whose turn it
 is, what is paid at once, when the dealer's hand settles the round, and the HOLD.
 
-It works on the round's data (`controller.blackjack.round.Round`), the shared HOLD
-(`controller.game.hold.Hold`) and the round's private machine (`Phases`), and pays through
-the round's book (`controller.blackjack.book`). The rules API
+It works on the round's data (`controller.blackjack.round.Round`), and on the table's
+shared HOLD (`controller.game.hold.Hold`) and private machine (`Phases`), both kept by the
+table (`controller.game.table.GameTable`), which also raises a HOLD for it (``violate``,
+handed in); it pays through the round's book (`controller.blackjack.book`). The rules API
 (`controller.blackjack.actions`) and the layout's sensors (`controller.blackjack.layout`)
 call it; it calls neither. A card always goes somewhere: a card the rules allow none for
 is a `Violation` and the table holds until a supervisor clears it (docs/architecture.md:
@@ -13,6 +14,7 @@ the controller cannot undo physics).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from controller.blackjack.book import round_settled, settle_payouts, void_payouts
 from controller.blackjack.hand import Box, Hand
@@ -22,9 +24,9 @@ from controller.blackjack.records import (
     CardBurned,
     HoldCleared,
     HoldDecision,
-    Output,
     RemovalConfirmed,
     ShuffleDue,
+    Violation,
 )
 from controller.blackjack.round import Round, refuse
 from controller.blackjack.rules import Variants
@@ -34,6 +36,7 @@ from controller.blackjack.spots import expected_spots, spot_readings
 from controller.cards import ACE, Card
 from controller.errors import IllegalAction
 from controller.game.chips import Sensing, SettlementCheck
+from controller.game.contract import Output
 from controller.game.hold import Hold
 from controller.game.records import TABLE_VARIANT
 from controller.shoe_audit import ShoeAudit
@@ -48,24 +51,28 @@ _VOID_BOX_STATES = frozenset(
 
 
 class Dealing:
-    """The round's flow over its parts; ``out`` collects the records and commands."""
+    """The round's flow over its parts; ``out`` (the table's) collects the records and
+    commands; ``violate`` is the table's (`controller.game.table.GameTable.violate`)."""
 
     def __init__(
         self,
         variants: Variants,
         play: Round,
+        phases: Phases,
         hold: Hold,
+        violate: Callable[[str, str, Card | None, str], Violation],
         shuffle: ShuffleTracker,
         audit: ShoeAudit,
         out: list[Output],
     ) -> None:
         self.variants = variants
         self.play = play
+        self.phases = phases  # the round's machine, private: its triggers skip the rules
         self.hold = hold
+        self._violate = violate
         self.shuffle = shuffle
         self.audit = audit  # foreign cards (3.3)
         self.out = out
-        self.phases = Phases()  # the round's machine, private: its triggers skip the rules
         self._kept = False  # re-routing cards a supervisor kept: counted once already
         sensing = None
         if variants.settlement_check:
@@ -362,22 +369,30 @@ class Dealing:
     def violate(
         self, rule: str, message: str, card: Card | None = None, by: str = "the shoe"
     ) -> None:
-        """Hold the table on ``rule`` (the kernel's `Hold.violate`). ``by``: who raised it
-        (the shoe's card, a button, a sensor), for the HOLD banner."""
-        self.out.append(self.hold.violate(self.phases, rule, message, card, by))
+        """Hold the table on ``rule`` (the table's, `GameTable.violate`). ``by``: who raised
+        it (the shoe's card, a button, a sensor), for the HOLD banner."""
+        self._violate(rule, message, card, by)
 
-    def supervisor_clear(
-        self, who: str, decision: HoldDecision, box: int | None = None
-    ) -> HoldCleared:
-        """A supervisor (named, for the journal) clears the HOLD with a decision: keep the
-        card(s), void the round's hand, or void one ``box``'s hand (9.6) and play on."""
-        self.hold.verify_clear(who)
+    def verify_decision(self, decision: HoldDecision, box: int | None) -> None:
+        """A supervisor's decision the round can take: voiding one box names a box whose
+        hand may be voided (9.6)."""
         if decision is HoldDecision.VOID_BOX:
             if box is None:
                 refuse("9.6", "say which box's hand to void")
             self.verify_void_box(box)
+
+    def decide(
+        self,
+        who: str,
+        decision: HoldDecision,
+        box: int | None,
+        cleared: tuple[Violation, ...],
+    ) -> HoldCleared:
+        """The supervisor's decision once the HOLD is cleared (``cleared``: the violations,
+        `GameTable.begin_clear`): keep the card(s), void the round's hand, or void one
+        ``box``'s hand (9.6) and play on."""
         hold = self.hold
-        record = HoldCleared(who, decision, hold.take_violations(), box)
+        record = HoldCleared(who, decision, cleared, box)
         self.out.append(record)
         if decision is HoldDecision.VOID_BOX and box is not None:
             self._void_box(who, box)

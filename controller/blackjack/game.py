@@ -4,6 +4,8 @@ The table (`controller.blackjack.table.BlackjackTable`) takes device events thro
 ``handle``. The console's richer inputs arrive as `ConsoleAction` events naming a
 rules-API call, and supervisors' decisions as `SupervisorAction`; only the calls listed in
 `CONSOLE` and `SPEC.decisions` reach the table, so a console can never reach anything else.
+`BlackjackGame` is the kernel's adapter (`controller.game.table.TableGame`); it says only
+its view, its offers, its round and the decisions that take more than a HOLD's clear.
 """
 
 from __future__ import annotations
@@ -18,17 +20,10 @@ from controller.blackjack.settlement import Payout
 from controller.blackjack.table import BlackjackTable
 from controller.errors import IllegalAction
 from controller.game import chips
-from controller.game.contract import GameSpec, Step, call_console, figures_from
-from controller.game.jsonable import to_jsonable
+from controller.game.contract import GameSpec, figures_from
 from controller.game.records import DecisionOffer, defined_in, offers
-from controller.ports import (
-    ConsoleAction,
-    ConsoleButton,
-    DeviceNeeds,
-    Event,
-    Lamp,
-    SupervisorAction,
-)
+from controller.game.table import TableGame
+from controller.ports import ConsoleButton, DeviceNeeds, Lamp, SupervisorAction
 from controller.shoe_audit import ShoeReport
 
 CONSOLE = (
@@ -64,60 +59,50 @@ _OFFERED = offers(*HOLD_DECISIONS)
 _WITH_PAYOUT = offers(*HOLD_DECISIONS, ACCEPT_PAYOUT)
 
 
-class BlackjackGame:
-    name = "blackjack"
-    CONSOLE = frozenset(CONSOLE)
+class BlackjackGame(TableGame):
+    table: BlackjackTable
 
     def __init__(self, variants: Variants) -> None:
-        self.table = BlackjackTable(variants)
+        super().__init__(SPEC, BlackjackTable(variants))
 
     @property
     def round_no(self) -> int:
         return self.table.round
 
-    def handle(self, event: Event) -> Step:
+    def snapshot(self) -> object:
+        return snapshot(self.table)
+
+    def offered(self) -> list[dict[str, Any]]:
+        return list(_WITH_PAYOUT if self.table.payout_check.open else _OFFERED)
+
+    def decide(self, event: SupervisorAction) -> None:
         table = self.table
-        if isinstance(event, ConsoleAction):
-            call_console(self.name, self.CONSOLE, table, event)
-            return table.take_outputs()
-        if isinstance(event, SupervisorAction):
-            if event.decision == "accept_payout":  # the chips disagree with 4.1
-                box = event.args.get("box")
-                if type(box) is not int:
-                    raise IllegalAction("4.1", "accept_payout names the box, a whole number")
-                reason = event.reason or event.args.get("reason") or ""
-                table.accept_payout(event.who, box, str(reason))
-            elif event.decision in ("change_wager", "override_limit"):
-                # a wager the layout's sensor disagrees with; one outside the table's
-                # limits only by the override, which says why
-                override = event.decision == "override_limit"
-                values = [event.args.get(k) for k in ("box", "person", "amount")]
-                numbers = [v for v in values if type(v) is int]
-                extra = event.args.keys() - {"box", "person", "amount", *(["reason"] * override)}
-                if len(numbers) != 3 or extra:
-                    raise IllegalAction("4.1", f"{event.decision} takes a box, person, amount")
-                box, person, amount = numbers
-                if override:
-                    reason = event.reason or str(event.args.get("reason") or "")
-                    table.override_limit(event.who, box, person, amount, reason)
-                else:
-                    table.change_wager(event.who, box, person, amount)
+        if event.decision == "accept_payout":  # the chips disagree with 4.1
+            box = event.args.get("box")
+            if type(box) is not int:
+                raise IllegalAction("4.1", "accept_payout names the box, a whole number")
+            reason = event.reason or event.args.get("reason") or ""
+            table.accept_payout(event.who, box, str(reason))
+        elif event.decision in ("change_wager", "override_limit"):
+            # a wager the layout's sensor disagrees with; one outside the table's
+            # limits only by the override, which says why
+            override = event.decision == "override_limit"
+            values = [event.args.get(k) for k in ("box", "person", "amount")]
+            numbers = [v for v in values if type(v) is int]
+            extra = event.args.keys() - {"box", "person", "amount", *(["reason"] * override)}
+            if len(numbers) != 3 or extra:
+                raise IllegalAction("4.1", f"{event.decision} takes a box, person, amount")
+            box, person, amount = numbers
+            if override:
+                reason = event.reason or str(event.args.get("reason") or "")
+                table.override_limit(event.who, box, person, amount, reason)
             else:
-                box = event.args.get("box")
-                if box is not None and type(box) is not int:
-                    raise IllegalAction("9.6", "the box to void must be a whole number")
-                table.supervisor_clear(event.who, HoldDecision(event.decision), box)
-            return table.take_outputs()
-        return table.handle(event)
-
-    def pending(self) -> Step:
-        """Outputs not yet taken (the new table's first gate and lamp states)."""
-        return self.table.take_outputs()
-
-    def view(self) -> dict[str, Any]:
-        view: dict[str, Any] = to_jsonable(snapshot(self.table))
-        view["decisions"] = list(_WITH_PAYOUT if self.table.payout_check.open else _OFFERED)
-        return SPEC.view_facts(view)
+                table.change_wager(event.who, box, person, amount)
+        else:
+            box = event.args.get("box")
+            if box is not None and type(box) is not int:
+                raise IllegalAction("9.6", "the box to void must be a whole number")
+            table.supervisor_clear(event.who, HoldDecision(event.decision), box)
 
 
 SPEC = GameSpec(

@@ -8,11 +8,15 @@ state means at the table; the diagram in docs/blackjack-machine.md is generated 
       -> dealer_second -> [insurance_settlement] -> [dealer_drawing] -> settlement
       -> round_over                      and from any of them -> hold -> back, or void
 
-`BlackjackTable` holds its parts and calls them; none calls back up:
+`BlackjackTable` is a `controller.game.table.GameTable`: the base keeps the round's private
+machine, the shared HOLD (`controller.game.hold.Hold`: the violations, the cards out under
+it; `violate`, `begin_clear`) and the one list of outputs the parts append to, and works
+out the gate and lamps from the state's facts (`signals`, overridden here for the burn and
+the paid blackjacks' removals). It holds its parts and calls them; none calls back up
+(the flow raises a HOLD through the table's `violate`, handed to it):
 
 - the round's data, `controller.blackjack.round.Round` (boxes, stakes, the dealer's hand,
   insurance, payouts, the dealing order, the paid blackjacks' removals);
-- the shared HOLD, `controller.game.hold.Hold` (the violations, the cards out under it);
 - the round's flow, `controller.blackjack.dealing.Dealing` (each card to its hand, whose
   turn, paying at once, the dealer's hand, settlement through `controller.blackjack.book`
   and the pure `controller.blackjack.settlement`, voids, the HOLD), on its private machine;
@@ -21,11 +25,12 @@ state means at the table; the diagram in docs/blackjack-machine.md is generated 
 - the layout's sensors, `controller.blackjack.layout.LayoutSensors`.
 
 `BlackjackTable.handle` is the single entry for the controller's event loop: it takes a
-`controller.ports.Event` and returns commands (gate, lamps) and frozen records (payouts
-due, violations...). A card always goes somewhere: a card that arrives when the rules allow
-none is recorded as a `Violation`, the shoe gate locks and the table holds until
-`supervisor_clear` (docs/architecture.md: the controller cannot undo physics). The
-status display (`controller.blackjack.display`) reads the table's read-only queries.
+`controller.ports.Event` and returns frozen records (payouts due, violations...) then the
+commands (gate, lamps) of the state reached. A card always goes somewhere: a card that
+arrives when the rules allow none is recorded as a `Violation`, the shoe gate locks and the
+table holds until `supervisor_clear` (docs/architecture.md: the controller cannot undo
+physics). The status display (`controller.blackjack.display`) reads the table's read-only
+queries.
 
 Few triggers per round (about eight) and no copies on the card path: the simulator plays
 a million rounds through this class.
@@ -34,12 +39,13 @@ a million rounds through this class.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 from controller.blackjack.actions import RulesActions
 from controller.blackjack.dealing import Dealing
 from controller.blackjack.hand import Box, Hand
 from controller.blackjack.layout import LayoutSensors
-from controller.blackjack.phases import FACTS, STATES, TRANSITIONS
+from controller.blackjack.phases import FACTS, STATES, TRANSITIONS, Phases
 from controller.blackjack.records import (
     ActionRefused,
     Doubled,
@@ -47,7 +53,6 @@ from controller.blackjack.records import (
     HoldCleared,
     HoldDecision,
     InsuranceTaken,
-    Output,
     RemovalConfirmed,
     RoundSettled,
     ShuffleConfirmed,
@@ -64,8 +69,9 @@ from controller.blackjack.shoe import ShuffleTracker
 from controller.cards import Card
 from controller.errors import IllegalAction
 from controller.game.chips import ChipInventory, MismatchAccepted, SettlementCheck, check_chips
-from controller.game.hold import Hold
+from controller.game.contract import Output
 from controller.game.records import HOLD_PROCEDURE
+from controller.game.table import GameTable
 from controller.ports import (
     ButtonPressed,
     CardDrawn,
@@ -75,12 +81,9 @@ from controller.ports import (
     Event,
     Lamp,
     LampPattern,
-    LockShoe,
-    SetLamp,
     ShoeStatusChanged,
     SpotCleared,
     SpotOccupied,
-    UnlockShoe,
 )
 from controller.shoe_audit import ShoeAudit, reader_hold
 
@@ -88,31 +91,34 @@ __all__ = ["STATES", "TRANSITIONS", "BlackjackTable"]
 
 log = logging.getLogger(__name__)
 
+# A paid blackjack's cards to remove (10.1, 10.3b): the gate locks and only the dealer's
+# lamp is lit, whatever the state says. One mapping, so the devices are told it once.
+_REMOVAL_LAMPS: Mapping[Lamp, LampPattern] = {Lamp.DEALER_ACTION: LampPattern.STEADY}
 
-class BlackjackTable:
+
+class BlackjackTable(GameTable):
     """One blackjack table's round, driven by device events. Not thread-safe by design:
     only the controller thread touches it (docs/architecture.md)."""
+
+    FACTS = FACTS
 
     def __init__(self, variants: Variants | None = None) -> None:
         self.variants = variants = variants or Variants()
         self.shuffle = ShuffleTracker()
         self.audit = ShoeAudit(variants.decks, FOREIGN_CARD_RULE)  # foreign cards (3.3)
         self._play = Round(variants.boxes)
-        self._hold = Hold("round_over")  # the HOLD every game shares (controller.game.hold)
-        self._out: list[Output] = []
+        phases = Phases()  # the round's machine, private: its triggers skip the rules
+        super().__init__(phases, "round_over")  # the HOLD, the outputs, the gate and lamps
         flow = self._flow = Dealing(
-            variants, self._play, self._hold, self.shuffle, self.audit, self._out
-        )
-        self._phases = flow.phases  # the round's machine, private: its triggers skip the rules
+            variants, self._play, phases, self._hold, self.violate, self.shuffle, self.audit,
+            self._out,
+        )  # fmt: skip
         self._rules = RulesActions(flow)
         self._layout = LayoutSensors(flow, self._rules)
-        self._lamps: dict[Lamp, LampPattern] = {}
         self._cut_level = False
         self._door_level = False
-        self._gate_locked: bool | None = None
         text = variants.chip_inventory
         self._inventory = ChipInventory.parse(text) if text.strip() else None
-        self._sync()
 
     # --- the event loop's entry ---------------------------------------------------------
 
@@ -142,43 +148,22 @@ class BlackjackTable:
             if reloaded and self.shuffle.due and self._rules.can_shuffled():
                 self._rules.confirm_shuffle("shoe")
             self._door_level = event.door_open
-        elif (held := reader_hold(event, self._gate_locked is False)) is not None:
+        elif (held := reader_hold(event, self.gate_locked is False)) is not None:
             message, by = held  # an unknown tag, or a reader lost with the gate open
-            self._flow.violate(FOREIGN_CARD_RULE, message, None, by)
+            self.violate(FOREIGN_CARD_RULE, message, None, by)
         return self.take_outputs()
 
-    def take_outputs(self) -> list[Output]:
-        """The commands and records produced since the last call (direct API users)."""
-        self._sync()
-        out = self._out.copy()  # the parts share this list: it is emptied, not replaced
-        self._out.clear()
-        return out
-
-    def _sync(self) -> None:
-        """Emit the gate and lamp commands that differ from what the devices were told."""
+    def signals(self) -> tuple[bool, Mapping[Lamp, LampPattern]]:
+        """The state's gate and lamps, but the gate also opens for the burn due after a
+        shuffle, and a paid blackjack's cards to remove lock it and light only the
+        dealer's lamp (10.1, 10.3b)."""
         facts = FACTS[self._phases.state]
+        if self._play.removals:
+            return False, _REMOVAL_LAMPS
         burn = self.shuffle.burns_due > 0 and facts.burn
-        removals = self._play.removals
-        locked = (not facts.gate_open and not burn) or bool(removals)
-        if locked is not self._gate_locked:
-            self._gate_locked = locked
-            self._out.append(LockShoe() if locked else UnlockShoe())
-        want = facts.lamps
-        if removals:
-            want = {Lamp.DEALER_ACTION: LampPattern.STEADY}
-        lamps = self._lamps
-        for lamp in Lamp:
-            pattern = want.get(lamp, LampPattern.OFF)
-            if lamps.get(lamp) is not pattern:
-                lamps[lamp] = pattern
-                self._out.append(SetLamp(lamp, pattern))
+        return facts.gate_open or burn, facts.lamps
 
     # --- read-only queries: the status display (controller.blackjack.display) reads these
-
-    @property
-    def state(self) -> str:
-        """The round's phase (`controller.blackjack.phases.Phase`), read-only."""
-        return self._phases.state
 
     @property
     def round(self) -> int:
@@ -255,11 +240,6 @@ class BlackjackTable:
     def payout_check(self) -> SettlementCheck:
         """The spots checked against the settlement by the chips, read-only for renderers."""
         return self._flow.check
-
-    @property
-    def gate_locked(self) -> bool | None:
-        """The shoe's gate as last commanded (None: not yet)."""
-        return self._gate_locked
 
     # --- devices: the shoe, the layout, the console ---------------------------------------
 
@@ -339,7 +319,7 @@ class BlackjackTable:
         elif button is ConsoleButton.VOID_HAND:
             if state in ("round_over", "betting", "settlement", "hold"):
                 refuse("9.6", f"no hand to void in {state}")
-            flow.violate(
+            self.violate(
                 "9.6",
                 "the dealer asked to void a hand: a supervisor decides (the round, or one box)",
                 None,
@@ -461,4 +441,6 @@ class BlackjackTable:
     ) -> HoldCleared:
         """A supervisor (named, for the journal) clears the HOLD with a decision: keep the
         card(s), void the round's hand, or void one ``box``'s hand (9.6) and play on."""
-        return self._flow.supervisor_clear(who, decision, box)
+        self._hold.verify_clear(who)  # not held, or nobody named: refused whatever the decision
+        self._flow.verify_decision(decision, box)
+        return self._flow.decide(who, decision, box, self.begin_clear(who))

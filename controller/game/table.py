@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from controller.cards import Card
+from controller.game import registry
 from controller.game.contract import GameSpec, Output, call_console
 from controller.game.hold import Hold, HoldingPhases
 from controller.game.jsonable import to_jsonable
@@ -41,39 +42,72 @@ __all__ = ["GameTable", "Signals", "TableGame"]
 
 _OFF = LampPattern.OFF
 
+# one remembered change of facts: the facts told before (None: nothing), the facts now,
+# and the commands between them
+_Move = tuple[Mapping[Lamp, LampPattern] | None, Mapping[Lamp, LampPattern], tuple[Command, ...]]
+
 
 class Signals:
     """What the shoe's gate and ``lamps`` were last told. `tell` returns the commands for
-    what differs from that (everything, the first time): the devices hear each change once."""
+    what differs from that (everything, the first time): the devices hear each change once.
 
-    __slots__ = ("_lamps", "_last", "_told", "gate_locked")
+    The facts told are constants (a state's `PhaseFacts`, a game's module-level mapping),
+    never changed once told, so what was told is the last facts, and the commands from one
+    pair of facts to the next are worked out once per table (a coup changes state five
+    times, and the simulators play millions)."""
+
+    __slots__ = ("_lamps", "_last", "_moves", "gate_locked")
+
+    _MOVES_KEPT = 256  # pairs of facts remembered: a game's states make a few dozen
 
     def __init__(self, lamps: Iterable[Lamp] = tuple(Lamp)) -> None:
         self._lamps = tuple(lamps)
-        self._told: dict[Lamp, LampPattern] = {}
         self._last: tuple[bool, Mapping[Lamp, LampPattern]] | None = None
+        # (told, now) by identity -> (the mappings, kept alive so no id is reused; commands)
+        self._moves: dict[tuple[int, bool, int, bool], _Move] = {}
         self.gate_locked: bool | None = None  # None: the gate has not been told yet
 
     def tell(self, gate_open: bool, lamps: Mapping[Lamp, LampPattern]) -> list[Command]:
         """The commands that bring the gate to ``gate_open`` and the lamps to ``lamps``
         (a lamp not in it: off). The same facts as last time (the same mapping) cost one
         comparison: a table's state changes a few times a round, its events many times."""
+        return list(self.changes(gate_open, lamps))
+
+    def changes(self, gate_open: bool, lamps: Mapping[Lamp, LampPattern]) -> tuple[Command, ...]:
+        """`tell`'s commands as a tuple the caller must not keep changing (it is shared)."""
         last = self._last
-        if last is not None and last[0] is gate_open and last[1] is lamps:
-            return []
+        if last is None:
+            key = (0, False, id(lamps), gate_open)
+        elif last[0] is gate_open and last[1] is lamps:
+            return ()
+        else:
+            key = (id(last[1]), last[0], id(lamps), gate_open)
         self._last = (gate_open, lamps)
+        self.gate_locked = not gate_open
+        move = self._moves.get(key)
+        if move is not None and move[1] is lamps and (last is None or move[0] is last[1]):
+            return move[2]
+        commands = self._commands(last, gate_open, lamps)
+        if len(self._moves) < self._MOVES_KEPT:
+            self._moves[key] = (None if last is None else last[1], lamps, commands)
+        return commands
+
+    def _commands(
+        self,
+        last: tuple[bool, Mapping[Lamp, LampPattern]] | None,
+        gate_open: bool,
+        lamps: Mapping[Lamp, LampPattern],
+    ) -> tuple[Command, ...]:
+        """What differs between the ``last`` facts told (None: nothing told) and these."""
         out: list[Command] = []
-        locked = not gate_open
-        if locked is not self.gate_locked:
-            self.gate_locked = locked
-            out.append(LockShoe() if locked else UnlockShoe())
-        told = self._told
+        if last is None or bool(last[0]) is not bool(gate_open):
+            out.append(UnlockShoe() if gate_open else LockShoe())
+        told = {} if last is None else last[1]
         for lamp in self._lamps:
             pattern = lamps.get(lamp, _OFF)
-            if told.get(lamp) is not pattern:
-                told[lamp] = pattern
+            if last is None or told.get(lamp, _OFF) is not pattern:
                 out.append(SetLamp(lamp, pattern))
-        return out
+        return tuple(out)
 
 
 class GameTable:
@@ -113,7 +147,7 @@ class GameTable:
         """The records and commands produced since the last call, in order, then the gate
         and lamp commands for what changed (a new table's first call: all of them)."""
         out = self._out
-        out += self._signals.tell(*self.signals())
+        out += self._signals.changes(*self.signals())
         taken = out.copy()
         out.clear()
         return taken
@@ -154,6 +188,18 @@ class TableGame:
         self.name = spec.name
         self.table = table
         self._console = frozenset(spec.console)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The app's snapshots pickle the game (`controller.app.runtime.snapshots`), never
+        its spec: a spec holds functions a pickle cannot name (lambdas, closures made at
+        import). A loaded game finds its spec again by its name (`__setstate__`)."""
+        state = self.__dict__.copy()
+        del state["spec"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.spec = registry.spec(self.name)
 
     @property
     def round_no(self) -> int:

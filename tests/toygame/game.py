@@ -3,10 +3,12 @@ journaled; after ``cards_per_round`` cards the round ends with the highest card 
 NEXT starts a round (the shoe's gate unlocks); a card outside a round, or one its one-deck
 shoe cannot hold, is a violation that holds the table until a supervisor accepts it.
 
-It takes the table mechanics from the kernel, as a game should, and copies none: its
-machine (`PhaseModel`, `fire`) with a ``hold`` state, the HOLD (`Hold.violate`,
-`Hold.verify_clear`) and the shoe audit, citing the rule the game brings and its spec
-names (``foreign_card_rule``)."""
+It takes the table mechanics from the kernel, as a game should, and copies none: its table
+is a `GameTable` (its machine, `PhaseModel` and `fire`, with a ``hold`` state; the HOLD,
+`violate` and `begin_clear`; the gate and lamps told from its states' facts, `FACTS`), its
+game the kernel's adapter `TableGame` (events, console and decisions in, outputs out, the
+view), and the shoe audit cites the rule the game brings and its spec names
+(``foreign_card_rule``). It says no gate or lamp command itself: its rules and its facts."""
 
 from __future__ import annotations
 
@@ -15,23 +17,11 @@ from typing import Any
 
 from controller.cards import Card
 from controller.errors import IllegalAction
-from controller.game import GameSpec, Output, Step
-from controller.game.hold import Hold
-from controller.game.machine import PhaseModel, fire
-from controller.game.records import HOLD_PROCEDURE, DecisionOffer, HoldCleared, offers
-from controller.ports import (
-    ButtonPressed,
-    CardDrawn,
-    ConsoleButton,
-    DeviceNeeds,
-    Event,
-    Lamp,
-    LampPattern,
-    LockShoe,
-    SetLamp,
-    SupervisorAction,
-    UnlockShoe,
-)
+from controller.game import GameSpec, Output
+from controller.game.machine import HOLD_FACTS, PhaseFacts, PhaseModel, fire
+from controller.game.records import HOLD_PROCEDURE, DecisionOffer, HoldCleared, Violation, offers
+from controller.game.table import GameTable, TableGame
+from controller.ports import ButtonPressed, CardDrawn, ConsoleButton, DeviceNeeds, Event, Lamp
 from controller.shoe_audit import ShoeAudit
 
 ROUND_RULE = "toy 1"  # NEXT starts a round, one at a time
@@ -49,6 +39,14 @@ TRIGGER_RULES = {
     "start": ROUND_RULE,
     "end": ROUND_RULE,
     **{t: HOLD_PROCEDURE for t in ("raise_hold", "resume_idle", "resume_dealing")},
+}
+
+# What each state means at the table: the gate opens only for a round's cards; on HOLD
+# the gate locks and the red lamp flashes (the kernel's HOLD_FACTS).
+FACTS = {
+    "idle": PhaseFacts(),
+    "dealing": PhaseFacts(gate_open=True),
+    "hold": HOLD_FACTS,
 }
 
 
@@ -76,77 +74,84 @@ class ToyRoundEnded:
     high: str
 
 
-class ToyGame:
-    name = "toy"
+class ToyTable(GameTable):
+    """The toy's rules; the kernel's base does the rest."""
+
+    FACTS = FACTS
+    LAMPS = (Lamp.HOLD,)  # the one lamp the toy needs (its spec's devices)
 
     def __init__(self, rules: ToyRules) -> None:
+        super().__init__(ToyPhases(), "idle")
         self.rules = rules
         self.round = 0
         self.cards: list[Card] = []
-        self.phases = ToyPhases()
-        self.hold = Hold()
         self.audit = ShoeAudit(1, FOREIGN_CARD_RULE)
 
     @property
-    def round_no(self) -> int:
-        return self.round
+    def held(self) -> Violation | None:
+        """The violation holding the table, if any."""
+        return self._hold.violation
 
-    def handle(self, event: Event) -> Step:
+    def handle(self, event: Event) -> list[Output]:
         if isinstance(event, ButtonPressed) and event.button is ConsoleButton.NEXT:
-            return self.next()
-        if isinstance(event, CardDrawn):
-            return self.card_drawn(event.card)
-        if isinstance(event, SupervisorAction):
-            return self.accept(event.who)
-        return []
+            self.next()
+        elif isinstance(event, CardDrawn):
+            self.card_drawn(event.card)
+        return self.take_outputs()
 
-    def next(self) -> Step:
-        if self.phases.state != "idle":
+    def next(self) -> None:
+        if self._phases.state != "idle":
             raise IllegalAction(ROUND_RULE, "a round is under way")
-        self.phases.fire("start")
+        self._phases.fire("start")
         self.cards = []
         self.audit.shuffled()  # the deck is shuffled for every round
-        return [UnlockShoe()]
 
-    def card_drawn(self, card: Card) -> Step:
+    def card_drawn(self, card: Card) -> None:
         foreign = self.audit.see(card)
         if foreign is not None:
-            return self.violate(foreign.rule, foreign.message, card)
-        if self.phases.state != "dealing":
-            return self.violate(OUTSIDE_RULE, "a card outside a round", card)
+            self.violate(foreign.rule, foreign.message, card)
+            return
+        if self._phases.state != "dealing":
+            self.violate(OUTSIDE_RULE, "a card outside a round", card)
+            return
         self.cards.append(card)
-        out: list[Output] = [ToyCardSeen(str(card), len(self.cards))]
+        self._out.append(ToyCardSeen(str(card), len(self.cards)))
         if len(self.cards) == self.rules.cards_per_round:
             high = max(self.cards, key=lambda c: (c.rank, c.suit))
-            self.phases.fire("end")
+            self._phases.fire("end")
             self.round += 1
-            out += [ToyRoundEnded(str(high)), LockShoe()]
-        return out
+            self._out.append(ToyRoundEnded(str(high)))
 
-    def violate(self, rule: str, message: str, card: Card) -> Step:
-        violation = self.hold.violate(self.phases, rule, message, card)
-        return [violation, LockShoe(), SetLamp(Lamp.HOLD, LampPattern.FLASH)]
+    def supervisor_clear(self, who: str, decision: str) -> HoldCleared:
+        """The toy's one decision: the card stands, set aside, and the table goes on
+        where it was held."""
+        cleared = HoldCleared(who, "accept", self.begin_clear(who))
+        self._hold.cards.clear()
+        self._phases.fire(f"resume_{self._hold.held_from}")
+        self._out.append(cleared)
+        return cleared
 
-    def accept(self, who: str) -> Step:
-        """The card stands: set aside, and the table goes on where it was held."""
-        self.hold.verify_clear(who)
-        cleared = HoldCleared(who, "accept", self.hold.take_violations())
-        self.hold.cards.clear()
-        self.phases.fire(f"resume_{self.hold.held_from}")
-        gate = [UnlockShoe()] if self.phases.state == "dealing" else []
-        return [cleared, SetLamp(Lamp.HOLD, LampPattern.OFF), *gate]
 
-    def pending(self) -> Step:
-        return [LockShoe()]
+class ToyGame(TableGame):
+    table: ToyTable
 
-    def view(self) -> dict[str, Any]:
-        held = self.hold.violation
+    def __init__(self, rules: ToyRules) -> None:
+        super().__init__(SPEC, ToyTable(rules))
+
+    @property
+    def round_no(self) -> int:
+        return self.table.round
+
+    def snapshot(self) -> object:
+        held = self.table.held
         return {
-            "state": self.phases.state,
-            "cards": [str(c) for c in self.cards],
+            "state": self.table.state,
+            "cards": [str(c) for c in self.table.cards],
             "hold": None if held is None else dataclasses.asdict(held),
-            "decisions": offers(DecisionOffer("accept", "Accept the card: play goes on")),
         }
+
+    def offered(self) -> list[dict[str, Any]]:
+        return offers(DecisionOffer("accept", "Accept the card: play goes on"))
 
 
 SPEC = GameSpec(
@@ -155,7 +160,7 @@ SPEC = GameSpec(
     make=ToyGame,
     devices=DeviceNeeds(buttons=(ConsoleButton.NEXT,), lamps=(Lamp.HOLD,)),
     console={},
-    decisions={"accept": ToyGame.accept},
+    decisions={"accept": ToyTable.supervisor_clear},
     foreign_card_rule=FOREIGN_CARD_RULE,
     round_end="ToyRoundEnded",
 )

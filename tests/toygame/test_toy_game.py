@@ -6,6 +6,7 @@ the status display's state. Nothing in the app names it."""
 
 from __future__ import annotations
 
+import ast
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -126,3 +127,25 @@ def test_the_toy_game_runs_through_tablectl_run(
     seen = [p["card"] for kind, p in rows if kind == "ToyCardSeen"]
     assert seen == [first, second]
     assert kinds.index("ToyRoundEnded") > kinds.index("ToyCardSeen")
+
+
+def test_the_toy_has_no_mechanics_of_its_own() -> None:
+    """A game is its rules and its states' facts: the toy's table is the kernel's
+    `GameTable` (the gate and lamps told from its facts, the outputs, the HOLD) and its
+    game the kernel's `TableGame` (events in, outputs out, the view). Its module names no
+    gate or lamp command, and overrides none of the mechanics."""
+    from controller.game.table import GameTable, TableGame
+    from toygame import game as toy
+
+    tree = ast.parse(Path(toy.__file__).read_text(encoding="utf-8"))
+    named = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    named |= {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    named |= {
+        alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }  # fmt: skip
+    assert not named & {"LockShoe", "UnlockShoe", "SetLamp", "Signals"}
+    assert issubclass(toy.ToyTable, GameTable) and issubclass(toy.ToyGame, TableGame)
+    mechanics = {"take_outputs", "signals", "violate", "begin_clear", "gate_locked"}
+    assert not mechanics & vars(toy.ToyTable).keys()
+    assert not {"handle", "pending", "view"} & vars(toy.ToyGame).keys()

@@ -1,8 +1,9 @@
 """The toy game takes the table mechanics from the kernel and copies none: a card outside
 a round, or one its one-deck shoe cannot hold, holds the table through `Hold.violate`;
-a supervisor clears it past `Hold.verify_clear`; the shoe audit cites the rule the toy
-brings, the one its spec names. A game that brings its own rule needs no change to the
-kernel's shoe audit."""
+a supervisor clears it past `Hold.verify_clear`; the gate and the HOLD lamp follow its
+states' facts, told by the kernel's `GameTable` after the step's records; the shoe audit
+cites the rule the toy brings, the one its spec names. A game that brings its own rule
+needs no change to the kernel's shoe audit."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from controller.ports import (
     LampPattern,
     LockShoe,
     SetLamp,
+    SupervisorAction,
     UnlockShoe,
 )
 from toygame.game import FOREIGN_CARD_RULE, OUTSIDE_RULE, SPEC, ToyGame, ToyRules
@@ -34,7 +36,12 @@ def card(text: str) -> CardDrawn:
 
 
 def toy_audit_rule() -> str:
-    return ToyGame(ToyRules()).audit.rule
+    return ToyGame(ToyRules()).table.audit.rule
+
+
+def accept(toy: ToyGame, who: str) -> list[Any]:
+    """A supervisor's decision, as the loop hands it to the game."""
+    return list(toy.handle(SupervisorAction(source="console", who=who, decision="accept")))
 
 
 @pytest.fixture
@@ -63,7 +70,7 @@ def test_a_card_outside_a_round_holds_through_the_kernel_and_a_supervisor_clears
     with pytest.raises(IllegalAction) as held:
         toy.handle(NEXT)
     assert held.value.rule == "toy 1"
-    assert toy.accept("Pat") == [
+    assert accept(toy, "Pat") == [
         HoldCleared("Pat", "accept", (violation,)),
         SetLamp(Lamp.HOLD, LampPattern.OFF),
     ]
@@ -83,7 +90,9 @@ def test_a_card_the_shoe_cannot_hold_cites_the_rule_the_toys_spec_names(
         (SPEC.foreign_card_rule, "Kd", "dealing")
     ]
     assert "foreign card" in out[0].message  # type: ignore[union-attr]
-    assert toy.accept("Pat")[-1] == UnlockShoe()  # back to the round: the gate opens
+    # back to the round: the gate opens (told after the record, with the lamp going off:
+    # the kernel tells the gate, then the lamps, of the state reached)
+    assert accept(toy, "Pat")[1:] == [UnlockShoe(), SetLamp(Lamp.HOLD, LampPattern.OFF)]
     toy.handle(card("2s"))
     toy.handle(card("Ah"))
     assert toy.round_no == 1 and toy.view()["cards"] == ["Kd", "2s", "Ah"]
@@ -92,5 +101,5 @@ def test_a_card_the_shoe_cannot_hold_cites_the_rule_the_toys_spec_names(
 
 def test_nothing_to_clear_is_refused_by_the_kernels_words() -> None:
     with pytest.raises(IllegalAction) as idle:
-        ToyGame(ToyRules()).accept("Pat")
+        accept(ToyGame(ToyRules()), "Pat")
     assert (idle.value.rule, idle.value.reason) == (HOLD_PROCEDURE, "the table is not on hold")

@@ -420,11 +420,11 @@ def test_every_console_action_the_games_list_is_offered_with_its_signature() -> 
     """The schema is derived from the games' code: an action whose arguments are not plain
     types would silently vanish from the console, so say so here."""
     from controller.app.console.schema import console_actions, supervisor_decisions
-    from controller.blackjack.game import BlackjackGame
+    from controller.blackjack import game as blackjack_game
     from controller.poker import console
     from controller.poker.game import PokerGame
 
-    assert set(console_actions("blackjack")) == set(BlackjackGame.CONSOLE)
+    assert set(console_actions("blackjack")) == set(blackjack_game.CONSOLE)
     assert set(console_actions("poker")) == set(console.CONSOLE_ACTIONS) | PokerGame.SEATING
     assert {"keep_card", "void_hand", "void_box"} <= set(supervisor_decisions("blackjack"))
     assert set(supervisor_decisions("poker")) == {"accept", "void_hand"}

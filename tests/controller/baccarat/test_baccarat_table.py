@@ -2,11 +2,7 @@
 check where a coup goes; these check what each step tells the journal, the dealer and the
 devices: the gate and lamps (docs/architecture.md), the records (wagers, NO MORE BETS, the
 shuffle, the coup's result and books, the commission account, the cutting card, the shoe's
-end), each refusal's rule and words, the HOLD's violations and the supervisor's decisions.
-
-The gate and lamp commands are cached per pair of states in a module dictionary
-(`table._SYNCED`); each test here starts with it empty, so the commands are computed in
-the test (mutation testing forks every mutant from a process whose cache is full)."""
+end), each refusal's rule and words, the HOLD's violations and the supervisor's decisions."""
 
 from __future__ import annotations
 
@@ -16,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from controller.baccarat import table as table_module
 from controller.baccarat.records import (
     ActionRefused,
     BetsClosed,
@@ -70,11 +65,6 @@ OFF, STEADY, BLINK, FLASH = (
     LampPattern.FLASH,
 )
 BETTING, DEALER, HOLD = Lamp.BETTING_OPEN, Lamp.DEALER_ACTION, Lamp.HOLD
-
-
-@pytest.fixture(autouse=True)
-def _empty_command_cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(table_module, "_SYNCED", {})
 
 
 def records(out: Sequence[Any]) -> list[Any]:

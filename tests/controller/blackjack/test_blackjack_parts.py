@@ -1,6 +1,7 @@
-"""The blackjack table is built from parts: the round's data, the shared HOLD,
-the round's flow, the rules API and the layout's sensors, held by the table and sharing
-one `Round` and one `Hold` for the table's life; no class hierarchy, no hooks."""
+"""The blackjack table is built from parts: the round's data, the round's flow, the rules
+API and the layout's sensors, held by the table and sharing one `Round`, and the table's
+one `Hold`, machine and list of outputs (from its one base, the kernel's `GameTable`) for
+the table's life; no other class hierarchy, no hooks."""
 
 from __future__ import annotations
 
@@ -14,17 +15,24 @@ from controller.cards import Card
 from controller.errors import IllegalAction
 from controller.game.hold import Hold
 from controller.game.records import HOLD_PROCEDURE
+from controller.game.table import GameTable
 from controller.poker.table import PokerTable
 from tests.support.blackjack_script import ScriptedTable
 
 
 def test_the_table_is_a_composition_not_a_hierarchy() -> None:
-    assert BlackjackTable.__mro__ == (BlackjackTable, object)
+    # the one base is the kernel's table (the HOLD, the outputs, the gate and lamps);
+    # the parts are still plain objects the table holds
+    assert BlackjackTable.__mro__ == (BlackjackTable, GameTable, object)
     table = BlackjackTable()
     parts = (table._flow, table._rules, table._layout)
     assert all(type(p).__mro__[1:] == (object,) for p in parts)
     assert table._flow.play is table._rules.play is table._layout.play is table._play
     assert table._flow.hold is table._hold and table._flow.phases is table._phases
+    assert table._flow.out is table._rules._out is table._out  # one list, drained in place
+    out = table._out
+    table.take_outputs()
+    assert table._out is out
 
 
 def test_a_new_round_clears_the_same_round_in_place() -> None:

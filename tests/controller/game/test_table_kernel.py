@@ -3,16 +3,19 @@ the state's facts, one list of outputs drained in order, the HOLD through the ke
 
 from __future__ import annotations
 
+import pickle
 from typing import Any, ClassVar
 
 import pytest
 
 from controller.cards import Card
 from controller.errors import IllegalAction
+from controller.game import registry as games
+from controller.game.contract import GameSpec
 from controller.game.machine import HOLD_FACTS, PhaseFacts, PhaseModel, fire
 from controller.game.records import HOLD_PROCEDURE, Violation
-from controller.game.table import GameTable, Signals
-from controller.ports import Lamp, LampPattern, LockShoe, SetLamp, UnlockShoe
+from controller.game.table import GameTable, Signals, TableGame
+from controller.ports import DeviceNeeds, Lamp, LampPattern, LockShoe, SetLamp, UnlockShoe
 
 STEADY, FLASH, OFF = LampPattern.STEADY, LampPattern.FLASH, LampPattern.OFF
 BETTING = {Lamp.BETTING_OPEN: STEADY}
@@ -33,6 +36,22 @@ def test_signals_tell_everything_the_first_time_then_only_what_changed() -> None
     assert signals.tell(True, {Lamp.HOLD: FLASH, Lamp.DEALER_ACTION: STEADY}) == [
         SetLamp(Lamp.HOLD, FLASH)  # a lamp the table does not drive is never told
     ]
+
+
+def test_signals_remember_each_change_of_facts_and_tell_it_the_same_again() -> None:
+    signals = Signals((Lamp.BETTING_OPEN, Lamp.HOLD))
+    hold = {Lamp.HOLD: FLASH}
+    first = signals.tell(False, BETTING)
+    to_hold = [SetLamp(Lamp.BETTING_OPEN, OFF), SetLamp(Lamp.HOLD, FLASH)]
+    back = [SetLamp(Lamp.BETTING_OPEN, STEADY), SetLamp(Lamp.HOLD, OFF)]
+    for _ in range(2):  # computed, then remembered: the same commands, the same gate
+        assert signals.tell(False, hold) == to_hold and signals.gate_locked is True
+        assert signals.tell(False, BETTING) == back
+        assert signals.tell(True, BETTING) == [UnlockShoe()] and signals.gate_locked is False
+        assert signals.tell(False, BETTING) == [LockShoe()] and signals.gate_locked is True
+    again = Signals((Lamp.BETTING_OPEN, Lamp.HOLD))
+    assert again.tell(False, BETTING) == first  # a new one is told everything
+    assert signals.tell(False, {Lamp.HOLD: FLASH}) == to_hold  # equal facts, a new mapping
 
 
 STATES = ["idle", "dealing", "hold"]
@@ -109,3 +128,36 @@ def test_hold_procedure_begin_clear_needs_a_name_and_a_hold() -> None:
         table.begin_clear("  ")
     assert table.begin_clear("Sam") == (first, second)
     table.verify_not_held()  # cleared: the game's decision moves its machine on
+
+
+class Game(TableGame):
+    def __init__(self, rules: object) -> None:
+        super().__init__(SPEC, Table())
+
+    @property
+    def round_no(self) -> int:
+        return 0
+
+
+SPEC = GameSpec(
+    name="kernel-test",
+    rules=object,
+    make=Game,
+    devices=DeviceNeeds(),
+    console={},
+    decisions={},
+    decks=lambda rules: 1,  # a function a pickle cannot name
+)
+
+
+def test_a_game_pickles_without_its_spec_and_finds_it_again_by_name() -> None:
+    """The app's snapshots pickle the game; its spec (lambdas, closures) stays out."""
+    games.register(SPEC)
+    try:
+        game = Game(None)
+        game.table.start()
+        again = pickle.loads(pickle.dumps(game))
+        assert again.spec is SPEC and again.table.state == "dealing"
+        assert again.pending() == game.pending()
+    finally:
+        games.unregister(SPEC.name)
