@@ -186,6 +186,9 @@ def test_9_6_a_supervisor_voids_one_box_named_in_the_panel(
     page.locator("#sup-cancel").click()
     supervise(page, PIN, decision="void_box", box=1)
     expect(page.locator("#sup-dialog")).not_to_be_visible()
+    # the console queues the action (202): the HOLD gone from the page is the table's
+    # state published after the action was journaled
+    expect(page.locator("#hold")).to_be_hidden()
     with open_journal(table.config.journal_path, create=True) as journal:
         rows = [r for r in journal.entries() if r.kind == "SupervisorAction"]
     assert [(r.actor, r.payload["decision"], r.payload["args"]) for r in rows] == [
