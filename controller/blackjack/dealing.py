@@ -309,8 +309,8 @@ class Dealing:
     def _finish_settlement(self, void: bool) -> None:
         settled = self.play.settled = round_settled(self.play, void)
         self.out.append(settled)
-        readings = spot_readings(self.play, self.variants.insurance_sensors)
         v = self.variants
+        readings = spot_readings(self.play, v.insurance_sensors, v.double_spots)
         self.check.start(expected_spots(self.play, v.winnings_paid, v.double_spots), readings)
 
     def spot_after_result(self, spot: str, occupied: bool, total: int | None) -> None:

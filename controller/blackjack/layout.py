@@ -71,7 +71,7 @@ class LayoutSensors:
         if total == 0:
             occupied = False
         held_from = self._flow.hold.held_from if state == "hold" else state
-        if held_from == "settlement" and kind in ("box", "insurance"):
+        if held_from == "settlement" and kind in ("box", "insurance", "double"):
             # paying and collecting (a HOLD in settlement too): each spot against what it
             # is owed (4.1)
             self._flow.spot_after_result(spot, occupied, total)

@@ -20,7 +20,7 @@ from controller.game.chips import (
     money,
 )
 from controller.ports import ButtonPressed, ConsoleButton, SupervisorAction
-from tests.support.blackjack_script import NEXT, NO_MORE_BETS, ScriptedTable
+from tests.support.blackjack_script import DOUBLE, NEXT, NO_MORE_BETS, ScriptedTable
 
 READERS = Variants(chip_readers=True, settlement_check=True)
 
@@ -225,3 +225,56 @@ def test_rule_4_1_a_payout_made_during_a_hold_in_settlement_counts() -> None:
     assert s.state == "settlement"
     s.press(NEXT)
     assert s.state == "round_over" and not s.of(PayoutMismatch)
+
+
+# --- the double spots: a double's chips and their winnings stand on their own spot -------------
+
+DOUBLE_SPOTS = Variants(chip_readers=True, settlement_check=True, double_spots=True)
+
+
+def doubled(box_third: str = "Ts") -> ScriptedTable:
+    """Box 1 wagers 20 and doubles its 11 for 20 on double1, taking ``box_third`` (Ts: 21,
+    a win; 2s: 13, a loss); the dealer's 7 draws a king: 17."""
+    s = ScriptedTable(DOUBLE_SPOTS)
+    s.open()
+    s.occupy("box1", 20)
+    s.press(NO_MORE_BETS)
+    s.deal("6s", "7h", "5d")  # box 1 11, the dealer's 7
+    s.occupy("double1", 20)
+    s.press(DOUBLE)
+    s.deal(box_third, "Kc")
+    assert s.state == "settlement"
+    return s
+
+
+def test_rule_4_1_a_double_on_its_double_spot_is_checked_there() -> None:
+    s = doubled()
+    out = s.occupy("double1", 45)  # 25 paid on the double's 20
+    [mismatch] = s.of(PayoutMismatch, out)
+    assert (mismatch.box, mismatch.owed, mismatch.paid) == (1, 20, 25)
+    assert mismatch.text == "Box 1 double: paid $25, owed $20: $5 over (rule 4.1)"
+    s.occupy("box1", 40)
+    s.press(NEXT)
+    assert s.state == "settlement"  # NEXT held on the double's overpay
+    s.occupy("double1", 40)
+    s.press(NEXT)
+    assert s.state == "round_over"
+
+
+def test_rule_4_1_the_box_spot_of_a_doubled_hand_is_owed_the_original_wager_s_share() -> None:
+    s = doubled()
+    s.occupy("double1", 40)
+    [mismatch] = s.of(PayoutMismatch, s.occupy("box1", 60))  # the whole 40 paid on the box
+    assert mismatch.text == "Box 1: paid $40, owed $20: $20 over (rule 4.1)"
+
+
+def test_rule_4_1_a_doubled_hand_that_lost_is_collected_from_both_spots() -> None:
+    s = doubled(box_third="2s")  # 13 against the dealer's 17
+    s.occupy("box1", 0)
+    out = s.press(NEXT)  # the double's 20 is still on double1
+    [left] = s.of(PayoutMismatch, out)
+    assert (left.box, left.kind) == (1, MismatchKind.UNCOLLECTED)
+    assert left.text.startswith("Box 1 double:")
+    s.occupy("double1", 0)
+    s.press(NEXT)
+    assert s.state == "round_over"

@@ -4,12 +4,15 @@ counterfeit); and the spots a dealer blackjack leaves to check (insurance 9.4)."
 
 from __future__ import annotations
 
+import pytest
+
 from controller.blackjack.game import BlackjackGame
 from controller.blackjack.hand import Hand
 from controller.blackjack.round import Round
 from controller.blackjack.rules import Variants
 from controller.blackjack.settlement import Kind, Outcome, Payout
 from controller.blackjack.spots import expected_spots
+from controller.errors import BalanceError
 from controller.game.chips import ChipAlarm, WinningsPaid
 from controller.ports import ChipIdsSensed
 
@@ -60,13 +63,42 @@ def test_rule_4_1_insurance_won_is_owed_on_its_spot_and_at_once_payouts_are_not(
     assert handed == {"insurance1": 10, "box1": 0}
 
 
-def test_rule_4_1_a_box_that_doubled_onto_its_double_spot_is_not_called_short() -> None:
+def doubled_box(extra: int) -> Round:
     play = Round(2)
     box = play.boxes[0]
     box.stakes = {1: 20}
     box.hands.append(Hand())
     box.hands[0].doubled = True
+    box.hands[0].extra = {1: extra}
+    return play
+
+
+def test_rule_4_1_a_box_that_doubled_onto_its_double_spot_is_checked_on_both_spots() -> None:
+    play = doubled_box(20)
     play.payouts = [Payout(1, 1, 1, Kind.WAGER, Outcome.WIN, 40, 40, 40, 0, "4.1")]
-    assert expected_spots(play, WinningsPaid.ON_SPOT, double_spots=True) == []
+    expected = expected_spots(play, WinningsPaid.ON_SPOT, double_spots=True)
+    spots = {e.spot: (e.base, e.owed, e.label) for e in expected}
+    assert spots == {"box1": (20, 20, "Box 1"), "double1": (20, 20, "Box 1 double")}
     [spot] = expected_spots(play, WinningsPaid.ON_SPOT)  # doubles on the box spot: checked
     assert (spot.spot, spot.end) == ("box1", 80)
+
+
+def test_rule_4_1_a_double_for_less_splits_its_result_by_the_chips_on_each_spot() -> None:
+    play = doubled_box(10)  # 20 on the box, 10 on the double spot: a push
+    play.payouts = [Payout(1, 1, 1, Kind.WAGER, Outcome.PUSH, 30, 30, 0, 0, "4.1")]
+    ends = {e.spot: e.end for e in expected_spots(play, WinningsPaid.ON_SPOT, double_spots=True)}
+    assert ends == {"box1": 20, "double1": 10}
+
+
+def test_rule_4_1_a_dealer_blackjack_takes_the_original_wager_and_returns_the_double() -> None:
+    play = doubled_box(20)  # the variant that returns what exceeds the original wager
+    play.payouts = [Payout(1, 1, 1, Kind.WAGER, Outcome.RETURNED, 40, 20, 0, 20, "4.1")]
+    ends = {e.spot: e.end for e in expected_spots(play, WinningsPaid.ON_SPOT, double_spots=True)}
+    assert ends == {"box1": 0, "double1": 20}
+
+
+def test_rule_4_1_winnings_that_do_not_split_exactly_between_the_spots_raise() -> None:
+    play = doubled_box(10)
+    play.payouts = [Payout(1, 1, 1, Kind.WAGER, Outcome.WIN, 30, 30, 25, 0, "4.1")]
+    with pytest.raises(BalanceError, match="does not split"):
+        expected_spots(play, WinningsPaid.ON_SPOT, double_spots=True)
