@@ -1,6 +1,6 @@
 """Stateful fuzzing of the baccarat machine (hypothesis `RuleBasedStateMachine`), like the
 other games' in test_fuzz_games.py (the part it shares with
-blackjack's: tests/support/table_fuzz.py).
+blackjack's: tests/support/fuzzing.py).
 
 Random sequences of legal and illegal events: cards from a real 6- or 8-deck shoe
 (reloaded when the table asks for a new shoe, or when it runs out), now and then any card
@@ -30,8 +30,7 @@ from controller.baccarat.table import BaccaratTable
 from controller.cards import Card
 from controller.game import ActionRefused
 from controller.ports import ConsoleButton
-from tests.support.fuzzing import BUDGET, FUZZ, Counter, run_for
-from tests.support.table_fuzz import ShoeTableFuzz, run_counted
+from tests.support.fuzzing import BUDGET, FUZZ, Counter, ShoeTableFuzz, run_counted, run_for
 
 STEPS = settings(FUZZ, max_examples=FUZZ.max_examples // 4, stateful_step_count=150)
 BETS = st.sampled_from(["player", "banker", "tie", "player_pair", "banker_pair", "dragon"])

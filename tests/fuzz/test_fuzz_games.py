@@ -1,6 +1,6 @@
 """Stateful fuzzing of the two game machines (hypothesis `RuleBasedStateMachine`; the
 shoe, buttons, cut card and dealer rules blackjack shares
-with baccarat: tests/support/table_fuzz.py).
+with baccarat: tests/support/fuzzing.py).
 
 Random sequences of legal and illegal events: cards from a real N-deck shoe (reshuffled
 when the table says 7.1 is due, or when it runs out), now and then any card (which may be
@@ -49,8 +49,16 @@ from controller.ports import (
     SpotCleared,
     SpotOccupied,
 )
-from tests.support.fuzzing import BUDGET, FUZZ, Counter, run_for
-from tests.support.table_fuzz import ANY_CARD, DealerFuzz, ShoeTableFuzz, run_counted
+from tests.support.fuzzing import (
+    ANY_CARD,
+    BUDGET,
+    FUZZ,
+    Counter,
+    DealerFuzz,
+    ShoeTableFuzz,
+    run_counted,
+    run_for,
+)
 
 STEPS = settings(FUZZ, max_examples=FUZZ.max_examples // 4, stateful_step_count=120)
 spots = st.sampled_from(

@@ -33,7 +33,7 @@ from controller.app.floor.tables import iso
 from controller.app.floor.view import PitView
 from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.support.cli import tablectl
-from tests.support.floor_staff import (
+from tests.support.floor import (
     MANAGER,
     PAGE_HEADERS,
     SURVEILLANCE,

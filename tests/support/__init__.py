@@ -11,12 +11,12 @@
   hand) to the moment a page test or a screenshot shows;
 - `chromium`: the browser the tests drive and its switches;
 - `pit`: mosquitto brokers on loopback, an MQTT recorder, pit table configs, a demo table,
-  and the fixtures that stop them; `floor_rows`, `floor_staff`, `floor_scene`: the floor
-  view's rows, staff and a floor mid-shift; `poker_play`: poker hands through the real
+  and the fixtures that stop them; `floor`, `floor_scene`: the floor view's rows and
+  staff, and a floor mid-shift; `poker_play`: poker hands through the real
   loop and journal (the privacy tests);
 - `processes`: a child process whose output is kept line by line, to wait on;
 - `loop_play`: rounds through the real game, loop and journal (the loop's tests);
-- `fuzzing`, `table_fuzz`: hypothesis run for a time budget, and the game fuzzers' parts;
+- `fuzzing`: hypothesis run for a time budget, and the game fuzzers' shared parts;
 - `gpio`: the machine as one without the Pi's GPIO.
 
 A free TCP port is `sim_hardware.testbed.free_port`.

@@ -27,7 +27,7 @@ from controller.app.runtime.table import RunningTable
 from controller.cards import Card
 from controller.ports import CardDrawn, SupervisorAction
 from sim_hardware.dealer import BlackjackDealer
-from tests.support.floor_staff import pit_staff
+from tests.support.floor import pit_staff
 from tests.support.pit import ROOT, Broker, DemoTable, folder_keys, make_config, write_config
 
 FLOOR_FILE = ROOT / "examples" / "pit-floor.toml"

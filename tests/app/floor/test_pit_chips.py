@@ -13,7 +13,7 @@ from controller.app.floor.alarms import AlarmLog
 from controller.app.floor.figures import figures_csv, shift_figures
 from controller.app.floor.store import KEPT_KINDS, PitStore
 from controller.app.pit.publisher import ALARM_KINDS
-from tests.support.floor_rows import START, row
+from tests.support.floor import START, row
 
 
 def mismatch(

@@ -27,8 +27,7 @@ from controller.blackjack.table import STATES as BLACKJACK_STATES
 from controller.errors import ConfigError
 from controller.game import registry
 from controller.poker.phases import STATES as POKER_STATES
-from tests.support.floor_rows import START, at, row
-from tests.support.floor_staff import MANAGER, manager, pit_staff
+from tests.support.floor import MANAGER, START, at, manager, pit_staff, row
 
 ROWS = [
     row("bj-01", 60, "RoundSettled", wagers_in=10, house_result=4, paid_out=6, void=False),

@@ -24,13 +24,13 @@ from controller.app.floor.figures import settlement, shift_figures
 from controller.app.floor.games import game_words
 from controller.app.floor.store import PitStore
 from controller.game.contract import figures_from
-from tests.support import floor_rows
-from tests.support.floor_rows import START
+from tests.support import floor
+from tests.support.floor import START
 
 
 def row(table: str, seconds: float, kind: str, **payload: Any) -> dict[str, Any]:
-    """A journal row (`floor_rows.row`) with the hash the pit's store keys it by."""
-    return {**floor_rows.row(table, seconds, kind, **payload), "hash": f"{table}{seconds}"}
+    """A journal row (`floor.row`) with the hash the pit's store keys it by."""
+    return {**floor.row(table, seconds, kind, **payload), "hash": f"{table}{seconds}"}
 
 
 @pytest.fixture

@@ -16,8 +16,8 @@ from typing import Any
 
 from controller.app.floor.view import PitView, add_arguments, run
 from tests.support.cli import tablectl_command
+from tests.support.floor import MANAGER, pit_staff, sign_in_on_page
 from tests.support.floor_scene import journal_figures
-from tests.support.floor_staff import MANAGER, pit_staff, sign_in_on_page
 from tests.support.pit import ROOT, Broker, DemoTable, folder_keys, write_config
 
 TABLE = "bj-21"

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.app.floor.words import all_state_words
+from tests.support.floor import MANAGER, sign_in_on_page
 from tests.support.floor_scene import (
     DRIVEN,
     SIZES,
@@ -28,7 +29,6 @@ from tests.support.floor_scene import (
     mid_shift,
     screenshots,
 )
-from tests.support.floor_staff import MANAGER, sign_in_on_page
 
 CLOCK = re.compile(r"\b\d\d:\d\d:\d\d\b")
 SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"

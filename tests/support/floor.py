@@ -1,11 +1,17 @@
-"""Pit staff for the floor view's tests: a pit manager and a surveillance officer with
-their PINs, a client that signs in over HTTP as the page does, and the page's own sign-in.
+"""What the floor view's tests share.
 
-The hashes are made once per run at the lowest scrypt cost the format allows (log2 n = 10),
-so a sign-in in a test costs a millisecond, not 50."""
+- Journal rows as the pit receives them, for the tests of its figures and store: one
+  table's row at a number of seconds into a fixed shift (START), so that the figures'
+  hours and the store's order are the same on every run.
+- Pit staff: a pit manager and a surveillance officer with their PINs, a client that signs
+  in over HTTP as the page does, and the page's own sign-in. The hashes are made once per
+  run at the lowest scrypt cost the format allows (log2 n = 10), so a sign-in in a test
+  costs a millisecond, not 50.
+"""
 
 from __future__ import annotations
 
+import datetime
 import functools
 import json
 import urllib.error
@@ -16,6 +22,28 @@ from typing import Any
 from controller.app.config import StaffMember
 from controller.app.floor.staff import PitStaff
 from controller.app.pin_hashes import hash_pin
+
+START = 1_800_000_000.0  # 2027-01-15T08:00:00Z
+
+
+def at(seconds: float) -> str:
+    """The wall-clock text of ``seconds`` after START, as a journal row carries it."""
+    return datetime.datetime.fromtimestamp(START + seconds, datetime.UTC).isoformat()
+
+
+def row(
+    table: str,
+    seconds: float,
+    row_kind: str,
+    actor: str | None = "d01",
+    round_: int = 1,
+    **payload: Any,
+) -> dict[str, Any]:
+    """A row of ``table``'s journal, ``seconds`` into the shift (its seq too); the row's
+    kind is ``row_kind``, so that a payload may have a ``kind`` of its own (a mismatch's)."""
+    return {"table": table, "site": "s", "seq": int(seconds), "wall": at(seconds),
+            "round": round_, "kind": row_kind, "actor": actor, "payload": payload}  # fmt: skip
+
 
 MANAGER = ("pm01", "4821", "Anna Reid")
 SURVEILLANCE = ("sv01", "7312", "Hemi Walker")
