@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from controller.cards import Card
+from controller.game import registry
 from controller.game.contract import GameSpec, Output, call_console
 from controller.game.hold import Hold, HoldingPhases
 from controller.game.jsonable import to_jsonable
@@ -119,12 +120,17 @@ class GameTable:
         return taken
 
     def violate(
-        self, rule: str, message: str, card: Card | None = None, by: str = "the shoe"
+        self,
+        rule: str,
+        message: str,
+        card: Card | None = None,
+        by: str = "the shoe",
+        seat: int | None = None,
     ) -> Violation:
-        """Hold the table on a broken ``rule`` (`Hold.violate`): the violation is journaled,
-        the machine moves to its ``hold`` state, whose facts lock the gate and flash the
-        red lamp."""
-        violation = self._hold.violate(self._phases, rule, message, card, by)
+        """Hold the table on a broken ``rule`` (`Hold.violate`; ``seat``: the seat it
+        concerns, if any): the violation is journaled, the machine moves to its ``hold``
+        state, whose facts lock the gate and flash the red lamp."""
+        violation = self._hold.violate(self._phases, rule, message, card, by, seat)
         self._out.append(violation)
         return violation
 
@@ -154,6 +160,18 @@ class TableGame:
         self.name = spec.name
         self.table = table
         self._console = frozenset(spec.console)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled for a snapshot without its spec (functions, closures: the code's, not
+        the game's state); `__setstate__` finds it again by name in the registry."""
+        state = self.__dict__.copy()
+        del state["spec"], state["_console"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.spec = registry.spec(self.name)
+        self._console = frozenset(self.spec.console)
 
     @property
     def round_no(self) -> int:

@@ -3,6 +3,7 @@ the state's facts, one list of outputs drained in order, the HOLD through the ke
 
 from __future__ import annotations
 
+import pickle
 from typing import Any, ClassVar
 
 import pytest
@@ -12,7 +13,17 @@ from controller.errors import IllegalAction
 from controller.game.machine import HOLD_FACTS, PhaseFacts, PhaseModel, fire
 from controller.game.records import HOLD_PROCEDURE, Violation
 from controller.game.table import GameTable, Signals
-from controller.ports import Lamp, LampPattern, LockShoe, SetLamp, UnlockShoe
+from controller.poker.game import SPEC, PokerGame
+from controller.poker.rules import PokerRules
+from controller.ports import (
+    ButtonPressed,
+    ConsoleButton,
+    Lamp,
+    LampPattern,
+    LockShoe,
+    SetLamp,
+    UnlockShoe,
+)
 
 STEADY, FLASH, OFF = LampPattern.STEADY, LampPattern.FLASH, LampPattern.OFF
 BETTING = {Lamp.BETTING_OPEN: STEADY}
@@ -109,3 +120,16 @@ def test_hold_procedure_begin_clear_needs_a_name_and_a_hold() -> None:
         table.begin_clear("  ")
     assert table.begin_clear("Sam") == (first, second)
     table.verify_not_held()  # cleared: the game's decision moves its machine on
+
+
+def test_a_table_game_is_pickled_without_its_spec_and_finds_it_again_by_name() -> None:
+    """A snapshot pickles the game whole: its spec (functions, closures) is the code's."""
+    game = PokerGame(PokerRules())
+    game.table.sit(1, 100)
+    assert game.pending()  # the first gate and lamp states, told before the snapshot
+    state = game.__getstate__()
+    assert "spec" not in state and "_console" not in state
+    again = pickle.loads(pickle.dumps(game))
+    assert again.spec is SPEC and again.table.stacks == {1: 100}
+    assert again.handle(ButtonPressed(source="console", button=ConsoleButton.DOUBLE)) == []
+    assert again.pending() == []  # what the devices were told is part of the game's state
