@@ -26,6 +26,7 @@ from controller.ports import (
     Fault,
     Lamp,
     LampPattern,
+    LockShoe,
     SetLamp,
     UnlockShoe,
 )
@@ -39,6 +40,7 @@ from tests.support.poker import (
     stand_pat,
     table_with,
     to_act,
+    unseen,
 )
 from tests.support.refusals import refusal
 
@@ -471,3 +473,37 @@ def test_rule_11_4_c_a_hand_the_controller_could_not_follow_is_exposed() -> None
         "11.4(c)",
         f"seat {drawer} holds {kept} and 5 cards",
     )
+
+
+STEADY, FLASH, OFF = LampPattern.STEADY, LampPattern.FLASH, LampPattern.OFF
+
+
+def test_hold_procedure_the_gate_and_lamps_follow_the_hand_and_the_hold() -> None:
+    """From the states' facts (phases.FACTS): a new table tells its first states; the gate
+    opens for the deal and locks while players bet, BETTING_OPEN lit; a HOLD flashes the red
+    lamp over them, and a void hand puts both out."""
+    table = three()
+    assert table.take_outputs() == [
+        LockShoe(),
+        SetLamp(Lamp.BETTING_OPEN, OFF),
+        SetLamp(Lamp.DEALER_ACTION, OFF),
+        SetLamp(Lamp.HOLD, OFF),
+    ]
+    assert act(table, "start_hand")[-2:] == [
+        HandStarted(1, 1, False, ((2, 1), (3, 2)), (2, 3, 1)),
+        UnlockShoe(),
+    ]
+    assert deal(table)[-2:] == [LockShoe(), SetLamp(Lamp.BETTING_OPEN, STEADY)]
+    stray = unseen(table)[0]
+    held = Violation(
+        "11.2(c)",
+        f"{stray} drawn when no card is due (first_round)",
+        str(stray),
+        state="first_round",
+        by="the shoe",
+    )
+    assert shoe(table, stray) == [held, SetLamp(Lamp.HOLD, FLASH)]  # the gate stays locked
+    out = act(table, "supervisor_clear", "Ana", HoldDecision.VOID_HAND)
+    assert out[0] == HoldCleared("Ana", "void_hand", (held,))
+    assert out[-2:] == [SetLamp(Lamp.BETTING_OPEN, OFF), SetLamp(Lamp.HOLD, OFF)]
+    assert table.state == "complete"
