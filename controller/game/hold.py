@@ -6,12 +6,12 @@ gate locks, the red lamp flashes, and nothing is dealt or bet until a supervisor
 clears it with a decision (`HoldCleared`). The game decides what the decision does to the
 card that came out under the HOLD; this part keeps the violations and those cards.
 
-Poker holds on its first violation and one card (`raise_`, `clear`). A game whose machine
-has a ``hold`` state (blackjack, baccarat: `controller.game.machine.HOLD_FACTS`) holds
-through `violate`, which moves its machine there; it shows every violation raised while
-held and routes every card that came out under the HOLD, each with the state it was judged
-in, once the supervisor keeps them (`note`, `take_violations`). Every game lets a
-supervisor clear only through `verify_clear`.
+One API for every game: its machine has a ``hold`` state (facts:
+`controller.game.machine.HOLD_FACTS`), and `violate` moves it there. The first violation
+holds the table with the card it came with; every violation raised while held is kept and
+every card out under the HOLD is kept, each with the state it was judged in (`note`), until
+a supervisor, past `verify_clear`, takes the violations (`take_violations`) and the game
+routes the cards as the decision says (`controller.game.table.GameTable.begin_clear`).
 """
 
 from __future__ import annotations
@@ -21,8 +21,7 @@ from typing import Protocol
 
 from controller.cards import Card
 from controller.errors import IllegalAction
-from controller.game.records import HOLD_PROCEDURE, HoldCleared, Violation
-from controller.ports import Command, Lamp, LampPattern, LockShoe, SetLamp
+from controller.game.records import HOLD_PROCEDURE, Violation
 
 __all__ = ["HOLD_STATE", "Hold", "HoldingPhases"]
 
@@ -69,15 +68,17 @@ class Hold:
         message: str,
         card: Card | None = None,
         by: str = "the shoe",
+        seat: int | None = None,
     ) -> Violation:
         """Hold the table on a broken ``rule`` (docs/architecture.md, "The runtime model"):
-        the `Violation` for the journal, naming the state it was judged in and ``by`` whom it
-        was raised (the shoe's card, a button, a sensor: the HOLD banner says it); kept with
+        the `Violation` for the journal, naming the ``seat`` it concerns (if any), the state
+        it was judged in and ``by`` whom it was raised (the shoe's card, a button, a sensor:
+        the HOLD banner says it); kept with
         ``card`` (`note`); the machine moves to its ``hold`` state, where its facts lock the
         gate and flash the red lamp. Already held, the HOLD stays as it is and this one is kept."""
         state = phases.state
         violation = Violation(
-            rule, message, None if card is None else str(card), state=state, by=by
+            rule, message, None if card is None else str(card), seat, state=state, by=by
         )
         log.warning("HOLD: rule %s: %s (card %s)", rule, message, violation.card)
         self.note(violation, card, state)
@@ -92,17 +93,6 @@ class Hold:
         self.violations.clear()
         self.violation, self.card = None, None
         return held
-
-    def raise_(
-        self, violation: Violation, card: Card | None, *, keep_first: bool = False
-    ) -> list[Violation | Command]:
-        """Hold the table on ``violation`` (``keep_first``: a HOLD already up keeps its own
-        violation and card; this one is journaled all the same)."""
-        log.warning("HOLD: rule %s: %s", violation.rule, violation.message)
-        if not keep_first:
-            self.violation, self.card = violation, card
-        self.violations.append(violation)
-        return [violation, LockShoe(), SetLamp(Lamp.HOLD, LampPattern.FLASH)]
 
     def verify_not_held(self) -> None:
         """Nothing is dealt or bet on HOLD: `IllegalAction` citing the held rule."""
@@ -120,14 +110,3 @@ class Hold:
         if not who.strip():
             raise IllegalAction(HOLD_PROCEDURE, "a supervisor clearing a hold must be named")
         return self.violation
-
-    def clear(
-        self, who: str, decision: str, box: int | None = None
-    ) -> tuple[HoldCleared, Card | None]:
-        """Clear it: the record (who, what they decided, the violation cleared) and the
-        card that came out under it, for the game to route as the decision says."""
-        held, card = self.verify_clear(who), self.card
-        self.violation, self.card = None, None
-        self.violations.clear()
-        self.cards.clear()
-        return HoldCleared(who, decision, (held,), box), card

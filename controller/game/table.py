@@ -153,12 +153,17 @@ class GameTable:
         return taken
 
     def violate(
-        self, rule: str, message: str, card: Card | None = None, by: str = "the shoe"
+        self,
+        rule: str,
+        message: str,
+        card: Card | None = None,
+        by: str = "the shoe",
+        seat: int | None = None,
     ) -> Violation:
-        """Hold the table on a broken ``rule`` (`Hold.violate`): the violation is journaled,
-        the machine moves to its ``hold`` state, whose facts lock the gate and flash the
-        red lamp."""
-        violation = self._hold.violate(self._phases, rule, message, card, by)
+        """Hold the table on a broken ``rule`` (`Hold.violate`; ``seat``: the seat it
+        concerns, if any): the violation is journaled, the machine moves to its ``hold``
+        state, whose facts lock the gate and flash the red lamp."""
+        violation = self._hold.violate(self._phases, rule, message, card, by, seat)
         self._out.append(violation)
         return violation
 

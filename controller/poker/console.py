@@ -2,6 +2,10 @@
 
 Only the whitelisted actions below reach the table; each still goes through its verify
 step, so a refused one raises `IllegalAction` naming the rule, as a direct call would.
+This is poker's console step in its adapter (`controller.poker.game.PokerGame`) because the
+kernel's `call_console` calls a method by the action's own name, and the console's
+``raise`` and ``chop`` name ``raise_`` and ``request_chop``. What a call produced stays on
+the table, taken as every game's is (`controller.game.table.GameTable.take_outputs`).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from controller.game.records import NOT_ON_CONSOLE
 from controller.ports import ConsoleAction
 
 if TYPE_CHECKING:
-    from controller.poker.table import Output, PokerTable
+    from controller.poker.table import PokerTable
 
 CONSOLE_ACTIONS = {
     name: name
@@ -26,7 +30,7 @@ CONSOLE_ACTIONS = {
 } | {"raise": "raise_", "chop": "request_chop"}  # fmt: skip
 
 
-def apply_console(table: PokerTable, event: ConsoleAction) -> list[Output]:
+def apply_console(table: PokerTable, event: ConsoleAction) -> None:
     """The touch console's rules-API calls: ``call``/``check``/``fold`` {seat},
     ``raise_`` {seat, amount}, ``discard`` {seat, count, cards?}, ``expose`` {seat,
     cards}, ``request_chop`` {}, ``start_hand`` {button?}, ``request_to_see`` {by_seat,
@@ -42,5 +46,4 @@ def apply_console(table: PokerTable, event: ConsoleAction) -> list[Output]:
         inspect.signature(action).bind(**args)
     except TypeError as exc:
         raise IllegalAction(NOT_ON_CONSOLE, f"{event.action}: bad arguments {args}") from exc
-    result: list[Output] = action(**args)
-    return result
+    action(**args)

@@ -84,7 +84,8 @@ class PokerStatus:
 def status(table: PokerTable) -> PokerStatus:
     rules = table.rules
     positions = table.positions
-    betting = table.betting if table.state in ("first_round", "final_round") else None
+    phase = table.phase  # on HOLD, the hand as it stood when the HOLD went up
+    betting = table.betting if phase in ("first_round", "final_round") else None
     blind_of = {seat: i + 1 for i, seat in enumerate(positions.blinds)} if positions else {}
     seats = tuple(
         SeatView(
@@ -116,7 +117,7 @@ def status(table: PokerTable) -> PokerStatus:
         )
     draw_view = None
     draw = table.draw
-    if draw is not None and table.state == "drawing":
+    if draw is not None and phase == "drawing":
         rack = draw.rack
         owners = sorted(set(rack.known) | set(rack.unknown))
         draw_view = DrawView(
@@ -130,7 +131,7 @@ def status(table: PokerTable) -> PokerStatus:
         )
     pots: tuple[tuple[int, tuple[int, ...]], ...] = ()
     uncalled: tuple[tuple[int, int], ...] = ()
-    if table.state not in ("waiting", "complete") and table.contributed:
+    if phase not in ("waiting", "complete") and table.contributed:
         live = [s for s in table.in_hand if s not in table.folded]
         built, returns = pots_in_play(table.contributed, live, table.all_in)
         pots = tuple((p.amount, p.eligible) for p in built)
@@ -149,7 +150,7 @@ def status(table: PokerTable) -> PokerStatus:
         action=action,
         draw=draw_view,
         showdown=table.showdown_order.as_dict() if table.showdown_order else None,
-        showdown_seats=table.showdown_seats if table.state in ("showdown", "complete") else (),
+        showdown_seats=table.showdown_seats if phase in ("showdown", "complete") else (),
         requests=tuple(r.as_dict() for r in table.requests),
         settlement=table.last_settlement.as_dict() if table.last_settlement else None,
         hold=table.hold.as_dict() if table.hold else None,

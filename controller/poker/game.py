@@ -1,18 +1,21 @@
 """Draw poker behind the game contract (`controller.game`), and its registry entry.
 
-The poker table takes console and supervisor actions itself (`controller.poker.console`);
-seating, which happens between hands, is added here.
+`PokerGame` is the kernel's adapter (`controller.game.table.TableGame`): a supervisor's
+decision reaches the table's ``supervisor_clear``, a device event its ``handle``, and what
+they produced is taken from the table. Its console step is poker's own
+(`controller.poker.console`: the console's ``raise`` and ``chop`` name ``raise_`` and
+``request_chop``, and seating happens between hands).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from controller.game.contract import GameSpec, Step, figures_from, wager_limits
-from controller.game.jsonable import to_jsonable
+from controller.game.contract import GameSpec, Output, figures_from, wager_limits
 from controller.game.records import DecisionOffer, defined_in, offers
+from controller.game.table import TableGame
 from controller.poker import console, records
-from controller.poker.display import status
+from controller.poker.display import PokerStatus, status
 from controller.poker.phases import FOREIGN_CARD_RULE
 from controller.poker.rules import PokerRules
 from controller.poker.table import HoldDecision, PokerTable
@@ -29,32 +32,33 @@ HOLD_DECISIONS = (
 _OFFERED = offers(*HOLD_DECISIONS)
 
 
-class PokerGame:
-    name = "poker"
+class PokerGame(TableGame):
     SEATING = frozenset(SEATING)
+    table: PokerTable
 
     def __init__(self, rules: PokerRules) -> None:
-        self.table = PokerTable(rules)
+        super().__init__(SPEC, PokerTable(rules))
 
     @property
     def round_no(self) -> int:
         return self.table.hand_no
 
-    def handle(self, event: Event) -> Step:
+    def handle(self, event: Event) -> list[Output]:
+        """A console action through poker's console step (seating, between hands, as it
+        comes); anything else as every game's."""
         if isinstance(event, ConsoleAction):
             if event.action in self.SEATING:
                 getattr(self.table, event.action)(**event.args)
-                return []
-            return console.apply_console(self.table, event)
-        return self.table.handle(event)
+            else:
+                console.apply_console(self.table, event)
+            return self.pending()
+        return super().handle(event)
 
-    def pending(self) -> Step:
-        return []
+    def snapshot(self) -> PokerStatus:
+        return status(self.table)
 
-    def view(self) -> dict[str, Any]:
-        view: dict[str, Any] = to_jsonable(status(self.table))
-        view["decisions"] = list(_OFFERED)
-        return SPEC.view_facts(view)
+    def offered(self) -> list[dict[str, Any]]:
+        return list(_OFFERED)
 
 
 SPEC = GameSpec(

@@ -6,6 +6,8 @@ machine only moves between phases, so a hand costs about ten triggers.
     of the button -> first betting round (11.2(c)) -> the draw (11.3) -> final betting
     round (11.4(a)-(b)) -> showdown (11.4(c)) -> pots awarded (11.4(d)) -> button moves.
     One player left at any point wins the pot (11.2(c)(i), 11.4(b)(i)).
+    From any of them -> hold on a violation -> back where it was (``resume_<state>``), or
+    the hand is void (``void_hand``).
 
 ``python -m controller.poker.diagram`` draws this table into docs/poker-machine.md.
 """
@@ -15,8 +17,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from controller.game.machine import PhaseFacts, PhaseModel, fire
+from controller.game.machine import HOLD_FACTS, PhaseFacts, PhaseModel, fire
 from controller.game.records import HOLD_PROCEDURE
+from controller.ports import Lamp, LampPattern
 
 
 class Phase(StrEnum):
@@ -28,12 +31,14 @@ class Phase(StrEnum):
     FINAL_ROUND = "final_round"  # 11.4(a)-(b)
     SHOWDOWN = "showdown"  # 11.4(c)
     COMPLETE = "complete"  # pots awarded (11.4(d)); the button moves for the next hand
+    HOLD = "hold"  # a violation: nothing is dealt or bet until a supervisor clears it
 
 
 STATES = [p.value for p in Phase]
+_LIVE = [s for s in STATES if s != Phase.HOLD]
 
 _BETTING_OVER = ["first_round", "final_round"]
-_IN_HAND = ["dealing", "first_round", "drawing", "final_round", "showdown"]
+IN_HAND = frozenset({"dealing", "first_round", "drawing", "final_round", "showdown"})
 
 TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "place_button", "source": "waiting", "dest": "button_placed"},
@@ -45,7 +50,10 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "final_round_closed", "source": "final_round", "dest": "showdown"},
     {"trigger": "pots_awarded", "source": "showdown", "dest": "complete"},
     {"trigger": "one_player_left", "source": _BETTING_OVER, "dest": "complete"},
-    {"trigger": "void_hand", "source": _IN_HAND, "dest": "complete"},
+    {"trigger": "raise_hold", "source": _LIVE, "dest": "hold"},
+    # the hand void (only a HOLD that went up in a hand: `controller.poker.table`)
+    {"trigger": "void_hand", "source": "hold", "dest": "complete"},
+    *({"trigger": f"resume_{s}", "source": "hold", "dest": s} for s in _LIVE),
 ]
 
 RULE_OF_TRIGGER = {
@@ -58,7 +66,9 @@ RULE_OF_TRIGGER = {
     "final_round_closed": "11.4(b)",
     "pots_awarded": "11.4(d)",
     "one_player_left": "11.2(c)(i)",
+    "raise_hold": HOLD_PROCEDURE,
     "void_hand": HOLD_PROCEDURE,
+    **{f"resume_{s}": HOLD_PROCEDURE for s in _LIVE},
 }
 
 
@@ -70,17 +80,27 @@ duplicates, jokers...", NZ Gazette 1999 No. 11 pp. 266-269) has no clause number
 table already cites 11.2 for a card dealt twice. An unknown RFID tag, or a reader lost
 with the gate open, holds the table under it too."""
 
-# What each state means at the table: the rule a card there breaks (no card is due) and
-# whether the shoe's gate is open. The lamps follow the betting (controller.poker.table).
+LAMPS = (Lamp.BETTING_OPEN, Lamp.DEALER_ACTION, Lamp.HOLD)  # the lamps poker drives
+_BETTING_OPEN = {Lamp.BETTING_OPEN: LampPattern.STEADY}
+
+# What each state means at the table: the rule a card there breaks (no card is due),
+# whether the shoe's gate is open (no card is due while players bet: it stays locked), and
+# the lamps: BETTING_OPEN while a betting round is open. On HOLD the red lamp flashes over
+# the lamps of the state the HOLD went up in (`controller.poker.table.PokerTable.signals`).
 _FACTS: dict[Phase, PhaseFacts] = {
     Phase.WAITING: PhaseFacts(card_breaks=(DEAL_RULE, "no hand is being dealt")),
     Phase.BUTTON_PLACED: PhaseFacts(card_breaks=(DEAL_RULE, "the blinds are not posted")),
     Phase.DEALING: PhaseFacts(gate_open=True),
-    Phase.FIRST_ROUND: PhaseFacts(card_breaks=("11.2(c)", "players are betting")),
+    Phase.FIRST_ROUND: PhaseFacts(
+        card_breaks=("11.2(c)", "players are betting"), lamps=_BETTING_OPEN
+    ),
     Phase.DRAWING: PhaseFacts(gate_open=True),
-    Phase.FINAL_ROUND: PhaseFacts(card_breaks=("11.4(b)", "players are betting")),
+    Phase.FINAL_ROUND: PhaseFacts(
+        card_breaks=("11.4(b)", "players are betting"), lamps=_BETTING_OPEN
+    ),
     Phase.SHOWDOWN: PhaseFacts(card_breaks=(DEAL_RULE, "the hand is in its showdown")),
     Phase.COMPLETE: PhaseFacts(card_breaks=(DEAL_RULE, "the hand is complete")),
+    Phase.HOLD: HOLD_FACTS,
 }
 FACTS: dict[str, PhaseFacts] = {phase.value: facts for phase, facts in _FACTS.items()}
 

@@ -72,16 +72,18 @@ class SimulationResult:
 
 
 def play_hand(table: PokerTable, rng: random.Random) -> list[object]:
-    """One complete hand with random legal players; returns everything the table said."""
+    """One complete hand with random legal players; returns everything the table said
+    (each card's `handle` takes what the calls before it left, in order)."""
     deck = list(DECK)
     rng.shuffle(deck)
-    out: list[object] = list(table.start_hand())
+    table.start_hand()
+    out: list[object] = []
     handle = table.handle
     position = 5 * len(table.in_hand)
     for card in deck[:position]:  # the deal: one card at a time, routed by the table
         out += handle(_READS[card])
         if table.hold is not None:  # a shuffled deck has no duplicate
-            out += table.supervisor_clear(SOURCE, HoldDecision.VOID_HAND)
+            table.supervisor_clear(SOURCE, HoldDecision.VOID_HAND)
     while table.state != "complete":
         state = table.state
         if state == "dealing" or (state == "drawing" and _card_due(table)):
@@ -94,21 +96,22 @@ def play_hand(table: PokerTable, rng: random.Random) -> list[object]:
             out += handle(_READS[deck[position]])
             position += 1
             if table.hold is not None:
-                out += table.supervisor_clear(SOURCE, HoldDecision.VOID_HAND)
+                table.supervisor_clear(SOURCE, HoldDecision.VOID_HAND)
         elif state == "drawing" and table.draw is not None:
             seat = table.draw.drawer
             if seat is None:
                 raise BalanceError("draw with no drawer")
             count = rng.choice((0, 1, 2, 3, 3, 4, 5))
             held = table.hands[seat]
-            out += table.discard(seat, count, rng.sample(held, count))
+            table.discard(seat, count, rng.sample(held, count))
         elif state in ("first_round", "final_round") and table.betting is not None:
             seat = table.betting.to_act
             if seat is None:
                 raise BalanceError("betting round with no one to act")
-            out += _act(table, seat, rng)
+            _act(table, seat, rng)
         else:
             raise BalanceError(f"simulation stuck in {state}")
+    out += table.take_outputs()
     return out
 
 
@@ -117,12 +120,12 @@ def _card_due(table: PokerTable) -> bool:
     return draw is not None and bool(draw.owed)
 
 
-def _act(table: PokerTable, seat: int, rng: random.Random) -> list[Any]:
+def _act(table: PokerTable, seat: int, rng: random.Random) -> None:
     """A random legal decision: raise a quarter of the time when allowed, else check when
     nothing is owed, else call most of the time, else fold."""
     betting = table.betting
     if betting is None:
-        return []
+        return
     roll = rng.random()
     if roll < 0.25:
         low, high = betting.raise_bounds(seat)
@@ -130,12 +133,14 @@ def _act(table: PokerTable, seat: int, rng: random.Random) -> list[Any]:
             unit = table.rules.chip_unit
             amount = rng.randrange(low, high + 1, unit) if high > low else low
             if table.can_raise(seat, amount):
-                return table.raise_(seat, amount)
+                table.raise_(seat, amount)
+                return
     if betting.to_call(seat) == 0:
-        return table.check(seat)
-    if roll < 0.85:
-        return table.call(seat)
-    return table.fold(seat)
+        table.check(seat)
+    elif roll < 0.85:
+        table.call(seat)
+    else:
+        table.fold(seat)
 
 
 def simulate(

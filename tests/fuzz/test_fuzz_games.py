@@ -228,9 +228,10 @@ class PokerFuzz(DealerFuzz):
 
     def _api(self, name: str, *args: Any) -> None:
         try:
-            self._take(getattr(self.table, name)(*args))
+            getattr(self.table, name)(*args)
         except IllegalAction as exc:
             self.cited.append(exc.rule)
+        self._take(self.table.take_outputs())
 
     @rule()
     def start_hand(self) -> None:

@@ -1,8 +1,10 @@
-"""Helpers for the poker tests: set a table, deal chosen hands through the shoe events."""
+"""Helpers for the poker tests: set a table, deal chosen hands through the shoe events, and
+read what one call produced (`act`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from controller.cards import DECK, Card
 from controller.poker.betting import BettingRound
@@ -23,8 +25,18 @@ def table_with(stacks: Mapping[int, int], **rules: object) -> PokerTable:
     return table
 
 
+def act(table: PokerTable, method: str, *args: Any, **kwargs: Any) -> list[Output]:
+    """Call ``method`` on the table and return what that call produced, in order (its
+    records, then the gate and lamp commands: `take_outputs`), as the event loop takes it
+    after each step; what earlier calls left is taken first, so it is not counted here.
+    ``handle`` takes its outputs itself and returns them."""
+    table.take_outputs()
+    done = getattr(table, method)(*args, **kwargs)
+    return [*done, *table.take_outputs()] if method == "handle" else table.take_outputs()
+
+
 def shoe(table: PokerTable, card: Card) -> list[Output]:
-    return table.handle(CardDrawn(source="test-shoe", card=card))
+    return act(table, "handle", CardDrawn(source="test-shoe", card=card))
 
 
 def deal(table: PokerTable, hands: Mapping[int, str] | None = None) -> list[Output]:
@@ -56,14 +68,14 @@ def flat_call(table: PokerTable) -> list[Output]:
         seat = table.betting.to_act
         if seat is None:
             break
-        out += table.call(seat) if table.betting.to_call(seat) else table.check(seat)
+        out += act(table, "call" if table.betting.to_call(seat) else "check", seat)
     return out
 
 
 def stand_pat(table: PokerTable) -> list[Output]:
     out: list[Output] = []
     while table.state == "drawing" and table.draw is not None and table.draw.drawer:
-        out += table.discard(table.draw.drawer, 0)
+        out += act(table, "discard", table.draw.drawer, 0)
     return out
 
 

@@ -13,8 +13,7 @@ import pytest
 from controller.cards import Card
 from controller.errors import IllegalAction
 from controller.game.hold import Hold
-from controller.game.records import HOLD_PROCEDURE, HoldCleared, Violation
-from controller.ports import Lamp, LampPattern, LockShoe, SetLamp
+from controller.game.records import HOLD_PROCEDURE, Violation
 
 INSURANCE = Violation("9.5", "a card before the losing insurance was collected", "As")
 EVEN_MONEY = Violation("10.3", "a card before the box's cards were taken", "Kd")
@@ -52,54 +51,14 @@ def test_rule_9_5_taking_the_violations_clears_the_hold_and_keeps_the_cards() ->
     hold.verify_not_held()
 
 
-def test_rule_9_5_raising_locks_the_shoe_flashes_the_lamp_and_logs_the_rule(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    hold = Hold()
-    with caplog.at_level(logging.WARNING, logger="controller.game.hold"):
-        out = hold.raise_(INSURANCE, ACE)
-    assert out == [INSURANCE, LockShoe(), SetLamp(Lamp.HOLD, LampPattern.FLASH)]
-    assert hold.violations == [INSURANCE]
-    assert [r.getMessage() for r in caplog.records] == [
-        "HOLD: rule 9.5: a card before the losing insurance was collected"
-    ]
-
-
-def test_rule_10_3_a_second_violation_replaces_the_first_unless_it_keeps_the_first() -> None:
-    hold = Hold()
-    hold.raise_(INSURANCE, ACE)
-    hold.raise_(EVEN_MONEY, KING, keep_first=True)
-    assert (hold.violation, hold.card) == (INSURANCE, ACE)
-    hold.raise_(EVEN_MONEY, KING)
-    assert (hold.violation, hold.card) == (EVEN_MONEY, KING)
-    assert hold.violations == [INSURANCE, EVEN_MONEY, EVEN_MONEY]
-
-
-def test_hold_procedure_clearing_names_who_the_decision_and_the_box() -> None:
-    hold = Hold()
-    hold.raise_(EVEN_MONEY, KING)
-    hold.note(INSURANCE, ACE, "hold")
-    cleared, card = hold.clear("s01", "void_box", box=3)
-    assert cleared == HoldCleared("s01", "void_box", (EVEN_MONEY,), 3)
-    assert card == KING
-    assert (hold.violation, hold.card, hold.violations, hold.cards) == (None, None, [], [])
-
-
-def test_hold_procedure_clearing_with_no_box_names_none() -> None:
-    hold = Hold()
-    hold.raise_(EVEN_MONEY, None)
-    cleared, card = hold.clear("s01", "accept")
-    assert cleared.box is None and card is None
-
-
 def test_hold_procedure_nothing_to_clear_and_a_nameless_supervisor_are_refused() -> None:
     hold = Hold()
     with pytest.raises(IllegalAction) as idle:
         hold.verify_clear("s01")
     assert (idle.value.rule, idle.value.reason) == (HOLD_PROCEDURE, "the table is not on hold")
-    hold.raise_(INSURANCE, ACE)
+    hold.note(INSURANCE, ACE, "dealer_second")
     with pytest.raises(IllegalAction) as nameless:
-        hold.clear("", "accept")
+        hold.verify_clear("")
     assert (nameless.value.rule, nameless.value.reason) == (
         HOLD_PROCEDURE,
         "a supervisor clearing a hold must be named",
@@ -149,7 +108,7 @@ def test_hold_procedure_violate_names_the_state_holds_the_machine_and_logs_the_c
 
 def test_hold_procedure_a_blank_supervisor_name_is_refused() -> None:
     hold = Hold()
-    hold.raise_(INSURANCE, ACE)
+    hold.note(INSURANCE, ACE, "dealer_second")
     with pytest.raises(IllegalAction) as blank:
         hold.verify_clear("  ")
     assert (blank.value.rule, blank.value.reason) == (

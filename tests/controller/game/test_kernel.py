@@ -10,10 +10,9 @@ from controller.blackjack.table import BlackjackTable
 from controller.cards import Card
 from controller.errors import IllegalAction
 from controller.game.hold import Hold
-from controller.game.records import HOLD_PROCEDURE, HoldCleared, Violation, cite
+from controller.game.records import HOLD_PROCEDURE, Violation, cite
 from controller.poker import phases as pk
 from controller.poker.table import PokerTable
-from controller.ports import Lamp, LampPattern, LockShoe, SetLamp
 
 
 @pytest.mark.parametrize(
@@ -55,17 +54,16 @@ def test_the_shared_hold() -> None:
     hold = Hold()
     hold.verify_not_held()
     first = Violation("9.5", "a card before the losing insurance was collected", "As")
-    out = hold.raise_(first, Card.parse("As"))
-    assert out == [first, LockShoe(), SetLamp(Lamp.HOLD, LampPattern.FLASH)]
-    hold.raise_(Violation("4.1", "another"), None, keep_first=True)
+    hold.note(first, Card.parse("As"), "dealer_second")
+    hold.note(Violation("4.1", "another"), None, "hold")  # kept; the first still holds
     with pytest.raises(IllegalAction) as held:
         hold.verify_not_held()
     assert held.value.rule == "9.5"
     with pytest.raises(IllegalAction) as nameless:
-        hold.clear("", "accept")
+        hold.verify_clear("")
     assert nameless.value.rule == HOLD_PROCEDURE
-    cleared, card = hold.clear("s01", "accept")
-    assert cleared == HoldCleared("s01", "accept", (first,)) and card == Card.parse("As")
+    assert hold.verify_clear("s01") is first and hold.card == Card.parse("As")
+    assert hold.take_violations()[0] == first
     assert hold.violation is None
 
 

@@ -38,6 +38,7 @@ from controller.game.records import (
     public_mark,
 )
 from controller.journal.rows import EVENT_TYPES
+from controller.shoe_audit import ShoeReport
 
 NUMBERS = (int, float, bool, type(None))
 
@@ -101,13 +102,15 @@ def _returned(spec: GameSpec) -> list[type]:
 
 def journaled_classes(spec: GameSpec) -> list[type]:
     """Every record and event class a table of ``spec``'s game journals (its spec's
-    records, its records module, what its actions return, every game's, the ports'
-    events), with the records nested in their fields (``HoldCleared.violations``)."""
+    records, its records module, what its actions return, its shoe audit's report if it
+    keeps one, every game's, the ports' events), with the records nested in their fields
+    (``HoldCleared.violations``)."""
     module = _records_module(spec)
     todo: list[type] = [
         *spec.records,
         *(defined_in(module) if module else ()),
         *_returned(spec),
+        *((ShoeReport,) if spec.foreign_card_rule is not None else ()),  # its shoe audit's
         ActionRefused,
         Violation,
         HoldCleared,

@@ -1,8 +1,8 @@
 """The table mechanics every game takes from the kernel rather than copying: a violation
-holds the table through `Hold.violate` (blackjack, baccarat: their machines' ``hold``
-state), a supervisor clears a HOLD only past `Hold.verify_clear` (every game); the
-tests of those replace the kernel's part with a spy, so a game with its own copy fails
-them. The shoe audit cites the rule the game gives it, the one its spec names."""
+holds the table through `Hold.violate` (every game: its machine's ``hold`` state), a
+supervisor clears a HOLD only past `Hold.verify_clear` (every game); the tests of those
+replace the kernel's part with a spy, so a game with its own copy fails them. The shoe
+audit cites the rule the game gives it, the one its spec names."""
 
 from __future__ import annotations
 
@@ -52,8 +52,8 @@ def _card(text: str) -> CardDrawn:
 
 @pytest.mark.parametrize(
     ("make", "rule"),
-    [(BlackjackTable, "7.1"), (BaccaratTable, SHUFFLE_RULE)],
-    ids=["blackjack", "baccarat"],
+    [(BlackjackTable, "7.1"), (BaccaratTable, SHUFFLE_RULE), (PokerTable, "11.2")],
+    ids=["blackjack", "baccarat", "poker"],
 )
 def test_a_card_before_the_shuffle_holds_the_table_through_the_kernels_violate(
     spied: Callable[[str], Spy], make: Callable[[], Any], rule: str

@@ -22,7 +22,7 @@ from controller.poker.records import (
 from controller.poker.rules import PokerRules
 from controller.poker.table import HoldDecision, Output, PokerTable
 from controller.ports import ConsoleAction
-from tests.support.poker import deal, drawing, flat_call, shoe, stand_pat, table_with, unseen
+from tests.support.poker import act, deal, drawing, flat_call, shoe, stand_pat, table_with, unseen
 
 EXAMPLE = (Path(__file__).resolve().parents[3] / "examples" / "poker-table.toml").read_text()
 
@@ -54,7 +54,7 @@ def empty_the_stub_and_reshuffle(table: PokerTable) -> None:
         for card in unseen(table)[:5]:
             assert not violations(shoe(table, card))
     assert drawing(table).stub == 0 and not unseen(table)  # the shoe is physically empty
-    out = table.discard(5, 5, list(table.hands[5]))
+    out = act(table, "discard", 5, 5, list(table.hands[5]))
     (reshuffle,) = reshuffles(out)
     assert reshuffle.seat == 5 and reshuffle.excluded_seats == (5, 6)
     earlier = drawing(table).rack.known[1][0]
@@ -66,7 +66,7 @@ def test_11_3b_a_card_accepted_while_players_bet_is_counted_out_of_the_stub() ->
     table = six_players_dealt()
     stray = unseen(table)[0]
     assert violations(shoe(table, stray))[0].rule == "11.2(c)"  # no card is due: HOLD
-    cleared = table.supervisor_clear("pit boss 4", HoldDecision.ACCEPT)
+    cleared = act(table, "supervisor_clear", "pit boss 4", HoldDecision.ACCEPT)
     assert CardSetAside(str(stray), "11.2(c)") in cleared
     flat_call(table)
     assert drawing(table).stub == 52 - 30 - 1  # the stray card is out of the stub
@@ -113,7 +113,7 @@ def test_11_3b_a_later_player_may_have_every_earlier_players_discards() -> None:
     rack = drawing(table).rack
     records: list[Output] = []
     for seat in (1, 2, 3):
-        records += table.discard(seat, 5, list(table.hands[seat]))
+        records += act(table, "discard", seat, 5, list(table.hands[seat]))
         for card in unseen(table)[:5]:
             records += shoe(table, card)
     (first,) = reshuffles(records)
@@ -124,7 +124,7 @@ def test_11_3b_a_later_player_may_have_every_earlier_players_discards() -> None:
     table.discard(4, 5, list(table.hands[4]))
     for card in pile[4:9]:
         assert not violations(shoe(table, card))
-    records = table.discard(5, 5, list(table.hands[5]))
+    records = act(table, "discard", 5, 5, list(table.hands[5]))
     records += shoe(table, pile[9])  # the pile's last card: seat 5 still needs four
     (second,) = reshuffles(records)
     assert second.seat == 5 and second.owners == ((3, 5), (4, 5))
@@ -187,7 +187,7 @@ def test_11_4c_a_hand_equal_to_or_above_the_called_hand_must_show() -> None:
     table.raise_(3, 2)  # seat 3 bets: the player being called
     table.call(4)
     table.call(1)
-    out = table.call(2)
+    out = act(table, "call", 2)
     (order,) = [r for r in out if isinstance(r, ShowdownOrder)]
     assert order.called == 3
     assert order.must_expose == (3, 4, 1)
@@ -218,12 +218,14 @@ def three_way_showdown() -> PokerTable:
 def test_11_4c_any_player_may_request_to_see_any_or_all_hands_in_the_showdown() -> None:
     table = three_way_showdown()
     assert table.can_request_to_see(2, 1)
-    out = apply_console(
+    table.take_outputs()
+    apply_console(
         table,
         ConsoleAction(source="console", action="request_to_see", args={"by_seat": 2, "seat": 1}),
     )
+    out = table.take_outputs()  # what the console's call produced
     assert out == [HandsRequested(2, (1,), "11.4(c)")]
-    all_hands = table.request_to_see(by_seat=4)  # no seat named: all of them
+    all_hands = act(table, "request_to_see", by_seat=4)  # no seat named: all of them
     assert all_hands == [HandsRequested(4, (3, 4, 1), "11.4(c)")]
     view = json.loads(json.dumps(status(table).as_dict()))
     assert [r["seats"] for r in view["requests"]] == [[1], [3, 4, 1]]

@@ -17,7 +17,7 @@ from controller.poker.rules import PokerRules
 from controller.poker.simulate import _act, play_hand, simulate
 from controller.poker.table import PokerTable
 from controller.ports import CardDrawn
-from tests.support.poker import deal, table_with
+from tests.support.poker import act, deal, table_with
 
 
 def test_the_committed_diagram_is_the_machines_own() -> None:
@@ -117,7 +117,7 @@ def test_a_card_out_of_place_ends_on_hold_citing_the_rule(seed: int, players: in
         step += 1
         held = [c for cards in table.hands.values() for c in cards]
         if step >= at and held:
-            out = table.handle(CardDrawn(source="test", card=rng.choice(held)))
+            out = act(table, "handle", CardDrawn(source="test", card=rng.choice(held)))
             violations = [r for r in out if isinstance(r, Violation)]
             assert violations and violations[0].rule in RULES_CITED
             break

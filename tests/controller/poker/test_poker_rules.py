@@ -17,6 +17,7 @@ from controller.poker.records import (
 from controller.poker.table import HoldDecision, Output, PokerTable
 from controller.ports import Lamp, LampPattern, LockShoe, SetLamp, ShowLimits
 from tests.support.poker import (
+    act,
     betting,
     deal,
     drawing,
@@ -62,7 +63,7 @@ def test_11_2c_i_the_only_player_left_wins_the_pot() -> None:
     table.start_hand(button=1)  # seat 2 posts 1, seat 3 posts 2; seat 1 acts first
     deal(table)
     table.fold(1)
-    out = table.fold(2)
+    out = act(table, "fold", 2)
     result = settled(out)
     assert table.state == "complete"
     assert result.awards[0].winners == (3,) and result.awards[0].hand == "uncontested"
@@ -82,7 +83,7 @@ def test_11_3a_the_draw_goes_clockwise_from_left_of_the_button() -> None:
         table.discard(2, 6)
     assert too_many.value.rule == "11.3(a)"
     thrown = table.hands[2][:2]
-    out = table.discard(2, 2, thrown)
+    out = act(table, "discard", 2, 2, thrown)
     assert out[0] == DrawTaken(2, 2, tuple(str(c) for c in thrown))
     burn, first, second = unseen(table)[:3]
     shoe(table, burn)
@@ -177,7 +178,7 @@ def test_11_4b_i_the_only_player_left_after_the_draw_wins() -> None:
     table.raise_(4, 6)  # the opener bets 6
     table.fold(1)
     table.fold(2)
-    result = settled(table.fold(3))
+    result = settled(act(table, "fold", 3))
     assert result.awards[0].winners == (4,)
     assert result.returned == ((4, 6),)  # the uncalled bet goes back, unraked
     assert result.awards[0].amount + result.rake == 8
@@ -193,7 +194,7 @@ def test_11_4c_the_called_player_exposes_first_then_only_equal_or_better() -> No
     table.check(1)  # the opener, left of the last blind
     table.raise_(2, 2)  # seat 2 bets: seat 2 is the player being called
     table.call(3)
-    out = table.call(1)
+    out = act(table, "call", 1)
     order = next(r for r in out if isinstance(r, ShowdownOrder))
     assert order.called == 2
     assert order.must_expose == (2, 1)  # seat 3's ace high is lower: it may be mucked
@@ -233,7 +234,7 @@ def test_11_4e_no_division_of_the_pot_by_agreement() -> None:
 
 def test_11_5_wagers_lie_between_the_table_notices_minimum_and_maximum() -> None:
     table = table_with({1: 100, 2: 100, 3: 3}, minimum_wager=2, maximum_wager=10)
-    out = table.start_hand(button=2)  # seat 3 posts 1, seat 1 posts 2; seat 2 first
+    out = act(table, "start_hand", button=2)  # seat 3 posts 1, seat 1 posts 2; seat 2 first
     assert ShowLimits(2, 10) in out
     deal(table)
     for amount in (1, 11):
@@ -268,7 +269,7 @@ def test_hold_refuses_play_until_a_supervisor_clears_it() -> None:
     assert table.hold is not None
     with pytest.raises(IllegalAction):
         table.supervisor_clear("", HoldDecision.ACCEPT)
-    out = table.supervisor_clear("pit boss 7", HoldDecision.VOID_HAND)
+    out = act(table, "supervisor_clear", "pit boss 7", HoldDecision.VOID_HAND)
     result = settled(out)
     assert result.void and result.rake == 0
     assert table.hold is None and table.state == "complete"

@@ -22,6 +22,7 @@ from controller.ports import (
     UnlockShoe,
 )
 from tests.support.poker import (
+    act,
     cards,
     deal,
     flat_call,
@@ -66,14 +67,14 @@ def test_side_pots_with_three_all_ins() -> None:
 
 def test_dead_button_when_the_small_blind_leaves() -> None:
     table = table_with({1: 100, 2: 100, 3: 100, 4: 100})
-    first = table.start_hand(button=1)
+    first = act(table, "start_hand", button=1)
     assert ShowButtonPosition(1) in first
     deal(table)
     table.fold(4)
     table.fold(1)
     table.fold(2)  # seat 3 wins the blinds
     table.leave(2)
-    out = table.handle(ButtonPressed(source="console", button=ConsoleButton.NEXT))
+    out = act(table, "handle", ButtonPressed(source="console", button=ConsoleButton.NEXT))
     started = next(r for r in out if isinstance(r, HandStarted))
     # the last blind moves on one player (3 -> 4); the first blind is seat 3, which posted
     # the last blind; the button lands on seat 2, now empty: a dead button
@@ -85,7 +86,7 @@ def test_dead_button_when_the_small_blind_leaves() -> None:
     flat_call(table)
     stand_pat(table)
     flat_call(table)
-    third = table.start_hand()
+    third = act(table, "start_hand")
     started = next(r for r in third if isinstance(r, HandStarted))
     assert started.button == 3 and started.blinds == ((4, 1), (1, 2))
 
@@ -94,7 +95,7 @@ def test_the_button_moves_one_seat_clockwise_each_hand() -> None:
     table = table_with({1: 100, 2: 100, 3: 100})
     buttons = []
     for _ in range(4):
-        started = next(r for r in table.start_hand() if isinstance(r, HandStarted))
+        started = next(r for r in act(table, "start_hand") if isinstance(r, HandStarted))
         buttons.append(started.button)
         deal(table)
         table.fold(to_act(table))
@@ -108,7 +109,7 @@ def test_rake_is_capped_and_not_taken_when_the_hand_ends_in_the_first_round() ->
     table.start_hand(button=1)  # heads-up: seat 2 posts 1, seat 1 posts 2
     deal(table)
     table.raise_(2, 50)
-    result = settled(table.fold(1))
+    result = settled(act(table, "fold", 1))
     assert result.rake == 0 and result.returned == ((2, 50),)
     table.start_hand()
     deal(table)
@@ -116,7 +117,7 @@ def test_rake_is_capped_and_not_taken_when_the_hand_ends_in_the_first_round() ->
     stand_pat(table)
     seat = to_act(table)
     table.raise_(seat, 50)
-    result = settled(table.call(to_act(table)))
+    result = settled(act(table, "call", to_act(table)))
     assert result.chips_in == 104 and result.rake == 3  # 10% of 104 is 10: capped at 3
 
 
@@ -126,7 +127,7 @@ def test_rake_in_the_first_round_when_configured() -> None:
     deal(table)
     table.raise_(1, 4)
     table.fold(2)
-    result = settled(table.fold(3))
+    result = settled(act(table, "fold", 3))
     # seat 1's uncalled 4 goes back; the pot of 5 (blinds and seat 1's call) is raked
     assert result.returned == ((1, 4),)
     assert result.rake == 2
@@ -147,7 +148,7 @@ def test_unread_discards_wait_for_the_hand_to_be_exposed() -> None:
     with pytest.raises(IllegalAction) as refused:
         table.expose(2, cards("As Ah Kd 7c 2s"))  # must hold the two replacement cards
     assert refused.value.rule == "11.4(c)"
-    out = table.expose(2, [*cards("As Ah Kd"), *replacement])
+    out = act(table, "expose", 2, [*cards("As Ah Kd"), *replacement])
     assert any(isinstance(r, ShowdownOrder) for r in out)
     assert table.state == "complete"
 
@@ -161,7 +162,7 @@ def test_a_card_while_betting_holds_the_table_and_accept_sets_it_aside() -> None
     out = shoe(table, unseen(table)[0])
     assert table.hold is not None and table.hold.rule == "11.2(c)"
     assert not table.can_call(to_act(table))
-    cleared = table.supervisor_clear("supervisor 3", "accept")
+    cleared = act(table, "supervisor_clear", "supervisor 3", "accept")
     assert table.hold is None and out
     assert UnlockShoe() not in cleared  # still betting: the gate stays locked
     flat_call(table)
@@ -172,9 +173,11 @@ def test_console_and_supervisor_events_reach_the_rules_api() -> None:
     table = table_with({1: 100, 2: 100, 3: 100})
     apply_console(table, ConsoleAction(source="console", action="start_hand", args={"button": 1}))
     deal(table)
-    out = apply_console(
+    table.take_outputs()
+    apply_console(
         table, ConsoleAction(source="console", action="raise", args={"seat": 1, "amount": 4})
     )
+    out = table.take_outputs()  # what the console's call produced
     assert out and table.contributed[1] == 6
     with pytest.raises(IllegalAction) as refused:
         apply_console(table, ConsoleAction(source="console", action="call", args={"seat": 3}))
@@ -185,5 +188,7 @@ def test_console_and_supervisor_events_reach_the_rules_api() -> None:
     with pytest.raises(IllegalAction):
         apply_console(table, ConsoleAction(source="console", action="sit", args={"seat": 4}))
     shoe(table, unseen(table)[0])  # a card while betting: HOLD
-    cleared = table.handle(SupervisorAction(source="pin-pad", who="sup 4", decision="accept"))
+    cleared = act(
+        table, "handle", SupervisorAction(source="pin-pad", who="sup 4", decision="accept")
+    )
     assert table.hold is None and cleared

@@ -13,7 +13,7 @@ from controller.game.records import Violation
 from controller.poker.table import HoldDecision, PokerTable
 from controller.ports import LockShoe
 from controller.shoe_audit import ShoeReport
-from tests.support.poker import deal, flat_call, shoe, table_with, unseen
+from tests.support.poker import act, deal, flat_call, shoe, table_with, unseen
 
 
 def to_the_draw() -> PokerTable:
@@ -44,7 +44,7 @@ def test_11_2_a_clean_deck_reports_nothing_at_the_next_shuffle() -> None:
         table.discard(table.draw.drawer, 0)
     flat_call(table)
     assert table.state == "complete"
-    out = table.start_hand()
+    out = act(table, "start_hand")
     assert not [r for r in out if isinstance(r, ShoeReport)]  # the stub is private news
     assert table.audit.cards_seen == 0
 
@@ -56,7 +56,7 @@ def test_11_2_the_shoe_end_report_names_the_extra_card_at_the_next_shuffle() -> 
     again = table.hands[3][0]
     shoe(table, again)  # one copy too many: HOLD
     table.supervisor_clear("pit boss", HoldDecision.VOID_HAND)
-    out = table.start_hand()
+    out = act(table, "start_hand")
     reports = [r for r in out if isinstance(r, ShoeReport)]
     assert len(reports) == 1 and reports[0].extra == ((str(again), 1),)
     assert not reports[0].reconciled

@@ -26,10 +26,22 @@ from controller.ports import (
     Fault,
     Lamp,
     LampPattern,
+    LockShoe,
     SetLamp,
     UnlockShoe,
 )
-from tests.support.poker import cards, deal, drawing, flat_call, shoe, stand_pat, table_with, to_act
+from tests.support.poker import (
+    act,
+    cards,
+    deal,
+    drawing,
+    flat_call,
+    shoe,
+    stand_pat,
+    table_with,
+    to_act,
+    unseen,
+)
 from tests.support.refusals import refusal
 
 
@@ -115,7 +127,7 @@ def test_rule_11_4_e_each_hand_is_played_to_a_conclusion() -> None:
 def test_rule_11_2_hands_are_numbered_and_a_blind_all_in_is_all_in() -> None:
     table = table_with({1: 100, 2: 1, 3: 100})
     assert table.last_settlement is None and table.showdown_order is None
-    out = table.start_hand()
+    out = act(table, "start_hand")
     assert None not in out
     assert [o for o in out if isinstance(o, HandStarted)] == [
         HandStarted(1, 1, False, ((2, 1), (3, 2)), (2, 3, 1))
@@ -128,15 +140,15 @@ def test_rule_11_2_hands_are_numbered_and_a_blind_all_in_is_all_in() -> None:
     assert table.state == "complete"
     settled = table.last_settlement
     assert settled is not None and settled.hand == 1 and settled.void is False
-    out = table.start_hand(button=3)  # the supervisor places the button for the next hand
+    out = act(table, "start_hand", button=3)  # the supervisor places the button for the next hand
     assert [o.hand for o in out if isinstance(o, HandStarted)] == [2]
 
 
 def test_console_next_starts_a_hand_and_other_buttons_do_not() -> None:
     table = three()
-    assert table.handle(ButtonPressed(source="console", button=ConsoleButton.DOUBLE)) == []
+    assert act(table, "handle", ButtonPressed(source="console", button=ConsoleButton.DOUBLE)) == []
     assert table.state == "waiting"
-    out = table.handle(ButtonPressed(source="console", button=ConsoleButton.NEXT))
+    out = act(table, "handle", ButtonPressed(source="console", button=ConsoleButton.NEXT))
     assert [o.hand for o in out if isinstance(o, HandStarted)] == [1]
 
 
@@ -196,9 +208,9 @@ def test_rule_11_4_b_the_final_round_s_rules_on_the_table() -> None:
     table = drawing_table()
     stand_pat(table)
     first = to_act(table)
-    out = table.check(first)
+    out = act(table, "check", first)
     assert [o.rule for o in out if isinstance(o, ActionTaken)] == ["11.4(a)"]
-    out = table.raise_(to_act(table), 2)
+    out = act(table, "raise_", to_act(table), 2)
     assert [o.rule for o in out if isinstance(o, ActionTaken)] == ["11.4(b)"]
 
 
@@ -234,7 +246,13 @@ def test_rule_11_2_a_card_when_none_is_due_word_for_word() -> None:
     assert table.state == "final_round"
     out = shoe(table, Card.parse("2c"))
     assert [v for v in out if isinstance(v, Violation)] == [
-        Violation("11.4(b)", "2c drawn when no card is due (final_round)", "2c")
+        Violation(
+            "11.4(b)",
+            "2c drawn when no card is due (final_round)",
+            "2c",
+            state="final_round",
+            by="the shoe",
+        )
     ]
 
 
@@ -242,7 +260,7 @@ def test_rule_11_2_a_tag_read_twice_is_one_card_out_twice() -> None:
     table = three()
     table.start_hand()
     table.handle(CardDrawn(source="rfid", card=Card.parse("As"), tag="T1"))
-    out = table.handle(CardDrawn(source="rfid", card=Card.parse("Ad"), tag="T1"))
+    out = act(table, "handle", CardDrawn(source="rfid", card=Card.parse("Ad"), tag="T1"))
     assert [(v.rule, v.card) for v in out if isinstance(v, Violation)] == [("11.2", "Ad")]
 
 
@@ -254,10 +272,19 @@ def test_hold_procedure_a_card_under_the_hold_is_set_aside_dead() -> None:
     assert first == Violation(
         "11.2",
         "tag 04AB is in no enrolled deck: an unknown card left the shoe (the reader rfid)",
+        state="dealing",
+        by="the reader rfid",
     )
+    assert table.state == "hold" and table.phase == "dealing"
     out = shoe(table, Card.parse("7h"))
     assert [v for v in out if isinstance(v, Violation)] == [
-        Violation("11.2", "7h drawn while the table is on HOLD: set aside, dead", "7h")
+        Violation(
+            "11.2",
+            "7h drawn while the table is on HOLD: set aside, dead",
+            "7h",
+            state="hold",
+            by="the shoe",
+        )
     ]
     table.handle(DeviceFault(source="rfid", fault=Fault.UNKNOWN_TAG, detail="05CD"))
     assert table.hold == first  # the first violation still holds the table
@@ -269,12 +296,18 @@ def test_hold_procedure_the_supervisor_s_decisions_on_the_table() -> None:
     table.start_hand()
     shoe(table, Card.parse("As"))
     out = shoe(table, Card.parse("As"))  # one deck: a second ace of spades holds
-    assert table.state == "dealing" and table.hold is not None
-    out = table.supervisor_clear("Ana", "accept")
+    assert table.state == "hold" and table.phase == "dealing" and table.hold is not None
+    out = act(table, "supervisor_clear", "Ana", "accept")
     cleared = [o for o in out if isinstance(o, HoldCleared)]
     assert [(c.who, c.decision) for c in cleared] == [("Ana", "accept")]
     assert SetLamp(Lamp.HOLD, LampPattern.OFF) in out and UnlockShoe() in out
-    assert out[-1] == CardSetAside("As", "11.2")  # a copy of a card held: dead
+    # the records, then the gate and lamps of the state resumed: a copy of a card held: dead
+    assert out == [
+        *cleared,
+        CardSetAside("As", "11.2"),
+        UnlockShoe(),
+        SetLamp(Lamp.HOLD, LampPattern.OFF),
+    ]
     assert table.hands[2] == cards("As") and table.hands[3] == []
 
 
@@ -296,7 +329,7 @@ def test_hold_procedure_a_card_accepted_in_the_draw_goes_to_the_drawer() -> None
     table.discard(drawer, 1, [held])
     shoe(table, held)  # its own discard, out again: HOLD
     assert table.hold is not None
-    out = table.supervisor_clear("Ana", HoldDecision.ACCEPT)
+    out = act(table, "supervisor_clear", "Ana", HoldDecision.ACCEPT)
     assert held in table.hands[drawer]
     assert not [o for o in out if isinstance(o, CardSetAside)]
 
@@ -305,7 +338,7 @@ def test_a_voided_hand_returns_every_chip_and_shows_no_showdown() -> None:
     table = three()
     table.start_hand()
     table.handle(DeviceFault(source="rfid", fault=Fault.UNKNOWN_TAG, detail="04AB"))
-    out = table.supervisor_clear("Ana", HoldDecision.VOID_HAND)
+    out = act(table, "supervisor_clear", "Ana", HoldDecision.VOID_HAND)
     settled = [o for o in out if isinstance(o, HandSettled)]
     assert len(settled) == 1 and settled[0].void and dict(settled[0].returned) == {2: 1, 3: 2}
     assert table.showdown_seats == ()
@@ -315,7 +348,7 @@ def test_a_voided_hand_returns_every_chip_and_shows_no_showdown() -> None:
 def test_hold_procedure_a_hold_between_hands_is_cleared_without_a_hand_to_void() -> None:
     table = three()
     table.handle(DeviceFault(source="rfid", fault=Fault.UNKNOWN_TAG, detail="04AB"))
-    out = table.supervisor_clear("Ana", HoldDecision.VOID_HAND)
+    out = act(table, "supervisor_clear", "Ana", HoldDecision.VOID_HAND)
     assert not [o for o in out if isinstance(o, HandSettled)]
     assert table.state == "waiting" and table.hold is None
 
@@ -333,7 +366,7 @@ def test_rake_none_on_a_hand_won_in_the_first_round_but_on_one_won_after_the_dra
     deal(table)
     while table.state == "first_round":  # everybody to 12: a pot of 36
         seat = to_act(table)
-        table.raise_(seat, 10) if table.betting.current_bet < 12 else table.call(seat)
+        table.raise_(seat, 10) if table.betting.current_bet < 12 else act(table, "call", seat)
     stand_pat(table)
     opener = to_act(table)
     table.raise_(opener, 2)
@@ -356,7 +389,7 @@ def test_rule_11_2_a_player_with_no_chips_left_is_not_dealt_in() -> None:
     stand_pat(table)
     flat_call(table)
     assert table.stacks[2] == 0
-    out = table.start_hand()
+    out = act(table, "start_hand")
     assert [o.seats for o in out if isinstance(o, HandStarted)] == [(3, 1)]
     table2 = table_with({1: 100, 2: 1})
     table2.stacks[2] = 0  # as a lost all in leaves it
@@ -366,9 +399,9 @@ def test_rule_11_2_a_player_with_no_chips_left_is_not_dealt_in() -> None:
 def test_rule_11_2_a_reader_lost_holds_only_while_cards_are_due() -> None:
     table = three()
     lost = DeviceLost(source="rfid", reason="unplugged", resends=False)
-    assert table.handle(lost) == []  # waiting: the gate is locked
+    assert act(table, "handle", lost) == []  # waiting: the gate is locked
     table.start_hand()  # dealing: cards are due
-    out = table.handle(lost)
+    out = act(table, "handle", lost)
     assert [v.rule for v in out if isinstance(v, Violation)] == ["11.2"]
 
 
@@ -379,7 +412,7 @@ def test_hold_procedure_a_hold_after_the_hand_is_cleared_without_voiding_it() ->
     assert table.state == "complete"
     settled = table.last_settlement
     table.handle(DeviceFault(source="rfid", fault=Fault.UNKNOWN_TAG, detail="04AB"))
-    out = table.supervisor_clear("Ana", HoldDecision.VOID_HAND)
+    out = act(table, "supervisor_clear", "Ana", HoldDecision.VOID_HAND)
     assert [type(o).__name__ for o in out] == ["HoldCleared", "SetLamp"]
     assert table.state == "complete" and table.last_settlement == settled
 
@@ -389,14 +422,14 @@ def test_hold_procedure_the_supervisor_s_records_come_with_the_card_s() -> None:
     table.start_hand()
     table.handle(CardDrawn(source="rfid", card=Card.parse("As"), tag="T1"))
     table.handle(CardDrawn(source="rfid", card=Card.parse("Ad"), tag="T1"))
-    out = table.supervisor_clear("Ana", HoldDecision.ACCEPT)  # dealt on: records kept
+    out = act(table, "supervisor_clear", "Ana", HoldDecision.ACCEPT)  # dealt on: records kept
     assert isinstance(out[0], HoldCleared) and SetLamp(Lamp.HOLD, LampPattern.OFF) in out
     table = drawing_table()
     spare = [c for c in cards("2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah") if c not in table.seen]
     shoe(table, spare[0])  # the burn
     shoe(table, spare[1])  # a card before any announcement (11.3(a)): HOLD
     assert table.hold is not None
-    out = table.supervisor_clear("Ana", HoldDecision.ACCEPT)  # owed to nobody: dead
+    out = act(table, "supervisor_clear", "Ana", HoldDecision.ACCEPT)  # owed to nobody: dead
     assert isinstance(out[0], HoldCleared)
     assert [o for o in out if isinstance(o, CardSetAside)] == [
         CardSetAside(str(spare[1]), "11.3(a)")
@@ -410,7 +443,7 @@ def test_hold_procedure_a_card_accepted_into_the_draw_keeps_the_records() -> Non
     held = table.hands[drawer][0]
     table.discard(drawer, 1, [held])
     shoe(table, held)
-    out = table.supervisor_clear("Ana", HoldDecision.ACCEPT)
+    out = act(table, "supervisor_clear", "Ana", HoldDecision.ACCEPT)
     assert isinstance(out[0], HoldCleared)
 
 
@@ -440,3 +473,37 @@ def test_rule_11_4_c_a_hand_the_controller_could_not_follow_is_exposed() -> None
         "11.4(c)",
         f"seat {drawer} holds {kept} and 5 cards",
     )
+
+
+STEADY, FLASH, OFF = LampPattern.STEADY, LampPattern.FLASH, LampPattern.OFF
+
+
+def test_hold_procedure_the_gate_and_lamps_follow_the_hand_and_the_hold() -> None:
+    """From the states' facts (phases.FACTS): a new table tells its first states; the gate
+    opens for the deal and locks while players bet, BETTING_OPEN lit; a HOLD flashes the red
+    lamp over them, and a void hand puts both out."""
+    table = three()
+    assert table.take_outputs() == [
+        LockShoe(),
+        SetLamp(Lamp.BETTING_OPEN, OFF),
+        SetLamp(Lamp.DEALER_ACTION, OFF),
+        SetLamp(Lamp.HOLD, OFF),
+    ]
+    assert act(table, "start_hand")[-2:] == [
+        HandStarted(1, 1, False, ((2, 1), (3, 2)), (2, 3, 1)),
+        UnlockShoe(),
+    ]
+    assert deal(table)[-2:] == [LockShoe(), SetLamp(Lamp.BETTING_OPEN, STEADY)]
+    stray = unseen(table)[0]
+    held = Violation(
+        "11.2(c)",
+        f"{stray} drawn when no card is due (first_round)",
+        str(stray),
+        state="first_round",
+        by="the shoe",
+    )
+    assert shoe(table, stray) == [held, SetLamp(Lamp.HOLD, FLASH)]  # the gate stays locked
+    out = act(table, "supervisor_clear", "Ana", HoldDecision.VOID_HAND)
+    assert out[0] == HoldCleared("Ana", "void_hand", (held,))
+    assert out[-2:] == [SetLamp(Lamp.BETTING_OPEN, OFF), SetLamp(Lamp.HOLD, OFF)]
+    assert table.state == "complete"
