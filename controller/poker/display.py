@@ -137,6 +137,7 @@ def status(table: PokerTable) -> PokerStatus:
         pots = tuple((p.amount, p.eligible) for p in built)
         uncalled = tuple(sorted(returns.items()))
     occupied = set(table.stacks)
+    over = phase in ("showdown", "complete")
     return PokerStatus(
         state=table.state,
         hand=table.hand_no,
@@ -149,9 +150,11 @@ def status(table: PokerTable) -> PokerStatus:
         uncalled=uncalled,
         action=action,
         draw=draw_view,
-        showdown=table.showdown_order.as_dict() if table.showdown_order else None,
-        showdown_seats=table.showdown_seats if phase in ("showdown", "complete") else (),
+        # the showdown and the awards belong to the hand just played: off the screen
+        # once the next hand is dealt (11.4(c), 11.4(d))
+        showdown=table.showdown_order.as_dict() if table.showdown_order and over else None,
+        showdown_seats=table.showdown_seats if over else (),
         requests=tuple(r.as_dict() for r in table.requests),
-        settlement=table.last_settlement.as_dict() if table.last_settlement else None,
+        settlement=table.last_settlement.as_dict() if table.last_settlement and over else None,
         hold=table.hold.as_dict() if table.hold else None,
     )

@@ -35,7 +35,7 @@ def test_11_5_poker_view_shows_whose_action_the_call_and_the_raise_bounds(
 ) -> None:
     page.goto(poker_server.url + "/")
     expect(page.locator("#next-text")).to_have_text(
-        "Seat 1 to act (11.2(c)): CALL $10 · RAISE $2 to $10 (11.5) · FOLD"
+        "Seat 1 to act (11.2(c)): CALL $10 · RAISE by $2 to $10 over the call (11.5) · FOLD"
     )
     expect(page.locator('.seat[data-seat="1"] .tag').first).to_have_text("BUTTON")
     expect(page.locator('.seat[data-seat="2"]')).to_contain_text("BLIND 1")

@@ -40,12 +40,19 @@
   }
 
   // --- the table ------------------------------------------------------------------------
+  // A raise's bounds are chips added over the call, said so ("to" alone read as a total).
+  function raiseBy(a) {
+    const by = a.raise_min === a.raise_max ? money(a.raise_min) :
+      `${money(a.raise_min)} to ${money(a.raise_max)}`;
+    return `RAISE by ${by} over the call`;
+  }
+
   function pokerNext(view) {
     if (view.hold) return `HOLD (${cite(view.hold.rule)}): a supervisor must clear the table`;
     const a = view.action;
     if (a) {
       const call = a.can_check ? "CHECK" : `CALL ${money(a.call)}`;
-      const raise = a.can_raise ? ` · RAISE ${money(a.raise_min)} to ${money(a.raise_max)} (11.5)` : "";
+      const raise = a.can_raise ? ` · ${raiseBy(a)} (11.5)` : "";
       return `Seat ${a.seat} to act (${a.rule}): ${call}${raise} · FOLD`;
     }
     const d = view.draw;
@@ -121,7 +128,7 @@
     if (action) {
       html += `<div class="panel"><h3>ACTION (${esc(action.rule)})</h3><p>Seat ${action.seat}: ` +
         `${action.can_check ? "may CHECK" : `CALL ${money(action.call)}`}` +
-        `${action.can_raise ? ` · RAISE ${money(action.raise_min)} to ${money(action.raise_max)} (rule 11.5)` : " · no raise"}` +
+        `${action.can_raise ? ` · ${raiseBy(action)} (rule 11.5)` : " · no raise"}` +
         ` · FOLD</p></div>`;
     }
     const d = view.draw;

@@ -21,8 +21,9 @@ from controller.poker.records import (
 )
 from controller.poker.rules import PokerRules
 from controller.poker.table import HoldDecision, Output, PokerTable
-from controller.ports import ConsoleAction
+from controller.ports import ButtonPressed, ConsoleAction, ConsoleButton
 from tests.support.poker import act, deal, drawing, flat_call, shoe, stand_pat, table_with, unseen
+from tests.support.poker_scenes import poker_showdown
 
 EXAMPLE = (Path(__file__).resolve().parents[3] / "examples" / "poker-table.toml").read_text()
 
@@ -301,3 +302,17 @@ def test_a_pot_shown_is_the_pot_settled_once_the_betting_is_over() -> None:
     settled = table.last_settlement
     assert settled is not None
     assert [(a.amount, a.winners) for a in settled.awards] == [(20, (1,)), (9, (4,))]
+
+
+def test_11_4_d_the_showdown_and_the_awards_leave_the_screen_when_the_next_hand_is_dealt() -> None:
+    game = poker_showdown()
+    shown = game.view()
+    assert shown["showdown"] is not None and shown["settlement"] is not None
+    game.handle(ButtonPressed(source="console", button=ConsoleButton.NEXT))  # the next hand
+    dealing = game.view()
+    assert dealing["state"] == "dealing"
+    assert (dealing["showdown"], dealing["settlement"], dealing["showdown_seats"]) == (
+        None,
+        None,
+        [],
+    )
