@@ -54,6 +54,9 @@ def next_action(table: BaccaratTable) -> str:
             low = min(result.player_total, result.banker_total)
             words = f"{result.winner.capitalize()} wins {high} to {low}"
         then = "NEXT ends the shoe" if table.shoe.is_last(table.coup) else "then NEXT"
+        wrong = [m.text for m in table.payout_check.open.values()]
+        if wrong:  # what the chips show against what the rules pay, box by box
+            return f"{words}: {'; '.join(wrong)}: correct the spot, or a supervisor accepts"
         return f"{words}: pay and collect, {then}"
     return state
 
@@ -114,6 +117,8 @@ def snapshot(table: BaccaratTable) -> dict[str, Any]:
         "dealing": table.state in DEALING,
         "result": None if result is None else {**result.as_result(), "coup": result.coup},
         "settled": None if settled is None else dataclasses.asdict(settled),
+        # each sensed spot after the result: what it should hold, what it reads, its state
+        "payout_check": table.payout_check.spots(),
         "results": list(shoe.results),
         "roads": _roads(table),
         "shoe": {
