@@ -73,6 +73,7 @@ def _boxes(table: BaccaratTable) -> list[dict[str, Any]]:
             continue
         to_collect, _ = collect(owed, unit)
         payouts = [dataclasses.asdict(p) for p in table.payouts if p.box == number]
+        wrong = [m.text for m in table.payout_check.open.values() if m.box == number]
         boxes.append(
             {
                 "number": number,
@@ -80,6 +81,7 @@ def _boxes(table: BaccaratTable) -> list[dict[str, Any]]:
                 "commission_owed": owed,  # hundredths of a chip unit, exact
                 "commission_to_collect": to_collect,  # whole chips, rounded up (COMMISSION_RULE)
                 "payouts": payouts,
+                "mismatch": "; ".join(wrong),  # the chips disagree with the payout, in words
             }
         )
     return boxes

@@ -252,6 +252,10 @@ def test_the_display_tells_the_dealer_exactly_what_the_rules_pay_and_what_is_wro
     assert shown == {"banker3": paid["banker"], "tie3": paid["tie"]} == {"banker3": 40, "tie3": 0}
     assert of(CoupSettled, out)[0].commission == 100
     chips(table, "banker3", 45)
+    [box3] = [b for b in game.view()["boxes"] if b["number"] == 3]
+    assert box3["mismatch"] == (
+        "Box 3 Banker: paid $25, owed $20: $5 over (settlement (casino procedure))"
+    )
     assert game.view()["next_action"] == (
         "Banker wins 9 to 2: Box 3 Banker: paid $25, owed $20: $5 over (settlement (casino "
         "procedure)): correct the spot, or a supervisor accepts"
