@@ -59,10 +59,11 @@ class Layout:
         spot = spot_name(bet, box)
         reads = self.reads(spot)
         if self.chip_readers and amount != reads:
+            need = f"{money(amount)} needs those chips there" if amount else "take them off"
             refuse(
                 WAGERS_RULE,
                 f"{spot}'s chip reader reads {money(reads)}: a wager is the chips placed on "
-                f"its spot, so {money(amount)} needs those chips there",
+                f"its spot, so {need}",
             )
         if not self.chip_readers and amount and not reads:
             refuse(

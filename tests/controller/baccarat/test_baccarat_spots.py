@@ -81,6 +81,9 @@ def test_rule_nsw_mini_5_a_keyed_wager_needs_the_chips_its_spot_reads() -> None:
     assert "banker3's chip reader reads $0" in reason
     chips(table, "banker3", 20)
     assert refusal(lambda: table.place_wager(3, "banker", 25))[0] == WAGERS_RULE
+    assert refusal(lambda: table.place_wager(3, "banker", 0))[1] == (
+        "banker3's chip reader reads $20: a wager is the chips placed on its spot, so take them off"
+    )
     assert table.place_wager(3, "banker", 20) == WagerPlaced(3, "banker", 20)
 
 
