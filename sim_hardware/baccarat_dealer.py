@@ -8,6 +8,12 @@ display says is due (the Table of Play is the controller's business: the dealer 
 what the screen asks for), collects a box's commission now and then, and presses NEXT. It
 acts only through the table's devices (`TableHands`) and knows nothing of the controller's
 code. Randomness comes from the injected `random.Random`.
+
+With chip readers (``chips``, `ChipHands`) the players' wagers are chips stacked on the
+betting areas' spots (``banker3``, ``player_pair3``: docs/baccarat.md), read by the
+readers, and the dealer pays and collects by them (`PaysByChips`: at the rate
+``mistakes`` an overpay, an underpay or a losing wager left on the spot, counted as made
+and as caught). Before the next coup's wagers the players take their chips off the spots.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from sim_hardware.dealer import TableHands
+from sim_hardware.dealer import ChipHands, PaysByChips, TableHands
 from sim_hardware.soak_profile import SoakProfile, example_table
 
 __all__ = ["BaccaratDealer"]
@@ -26,7 +32,7 @@ _MAIN = ("banker", "player", "tie")
 _SIDE = ("player_pair", "banker_pair")
 
 
-class BaccaratDealer:
+class BaccaratDealer(PaysByChips):
     """Deals baccarat coups through the table's devices, one action a step. ``boxes``:
     where players sit; each coup some of them wager on the Banker, the Player or a Tie,
     and now and then on a pair."""
@@ -38,7 +44,12 @@ class BaccaratDealer:
         rng: random.Random,
         *,
         boxes: tuple[int, ...] = (1, 2, 3, 4, 5),
+        chips: ChipHands | None = None,
+        mistakes: float = 0.0,
     ) -> None:
+        self._start_paying_by_chips(chips, mistakes)
+        self._left: set[str] = set()  # spots the last coup left chips on (by the readers)
+        self._leaving: object = None  # the coup NEXT was pressed for, by the readers
         self.hands = hands
         self.state = state
         self.rng = rng
@@ -69,6 +80,9 @@ class BaccaratDealer:
         published = self.state()
         view = published.get("view") or {}
         state = view.get("state", "")
+        if self._leaving is not None and state not in ("settlement", ""):
+            self._count(self._leaving)  # NEXT was taken: the chips matched (or were accepted)
+            self._leaving = None
         if state == "hold":
             self.hands.supervisor("burn_card", "scripted dealer: burn the card, play on")
             return "supervisor: burn the card out of turn"
@@ -101,12 +115,25 @@ class BaccaratDealer:
         return wagers or [(self.boxes[0], "banker", low)]
 
     def _betting(self, view: dict[str, Any]) -> str:
+        chips = self.chips
         if self._to_place is None:
             self._to_place = self._wagers(view)
             self._placed = []
+            self._paid = False
+            self._errs.clear()
+            self._seen.clear()
+            if chips is not None and self._left:
+                wagered = {f"{bet}{box}" for box, bet, _ in self._to_place}
+                for spot in sorted(self._left - wagered):
+                    chips.chips_to(spot, 0)
+                self._left.clear()
+                return "the players take their chips off the layout"
         if self._to_place:
             box, bet, amount = self._to_place.pop(0)
-            self.hands.console("place_wager", box=box, bet=bet, amount=amount)
+            if chips is not None:  # the spot's chip reader reads the wager
+                chips.chips_to(f"{bet}{box}", amount)
+            else:
+                self.hands.console("place_wager", box=box, bet=bet, amount=amount)
             self._placed.append((box, bet, amount))
             return f"box {box} wagers {amount} on the {bet}"
         shown = {(b["number"], bet) for b in view.get("boxes", ()) for bet in b.get("bets", {})}
@@ -124,8 +151,18 @@ class BaccaratDealer:
             box = self.rng.choice(owing)
             self.hands.console("collect_commission", box=box)
             return f"collect box {box}'s commission"
-        if coup != self._counted:  # a NEXT lost to a power cut is pressed again: one coup
-            self._counted = coup
-            self.rounds_finished += 1
+        spots = view.get("payout_check")
+        if self.chips is not None and spots:
+            self._left.update(entry["spot"] for entry in spots)
+            done = self._settle_by_chips(self.chips, spots)
+            if done == "next round":  # counted once the table takes it (a mismatch refuses it)
+                self._leaving = coup
+            return done
+        self._count(coup)
         self.hands.press("next")
         return "pay and collect, next coup"
+
+    def _count(self, coup: object) -> None:
+        if coup != self._counted:  # a NEXT pressed again (a power cut, a refusal): one coup
+            self._counted = coup
+            self.rounds_finished += 1

@@ -62,7 +62,78 @@ def hard_total(text: str) -> tuple[int, bool]:
     return int(match.group(2)), (match.group(1) or "").strip() == "soft"
 
 
-class BlackjackDealer:
+class PaysByChips:
+    """A scripted dealer's settlement by the chip readers, shared by the games' dealers:
+    each spot stacked to what the display says it is owed (the view's ``payout_check``),
+    except that at the rate ``mistake_rate`` the dealer overpays, underpays or leaves a
+    losing wager on the spot; it counts what it did wrong (``mistakes_made``) and what
+    the display then showed as a mismatch of that kind on that spot (``mistakes_caught``);
+    a mismatch it did not make is a ``false_alarms``. Each mismatch is then put right by
+    the dealer, or accepted by the supervisor, at random."""
+
+    rng: random.Random
+    hands: TableHands
+
+    def _start_paying_by_chips(self, chips: ChipHands | None, mistakes: float) -> None:
+        if not 0.0 <= mistakes <= 1.0:
+            raise ValueError(f"a dealer's mistake rate is 0 to 1, not {mistakes}")
+        self.chips = chips
+        self.mistake_rate = mistakes
+        self.mistakes_made = dict.fromkeys(MISTAKES, 0)
+        self.mistakes_caught = dict.fromkeys(MISTAKES, 0)
+        self.false_alarms = 0
+        self._errs: dict[str, str] = {}  # spot -> the mistake made on it this round
+        self._seen: set[str] = set()  # spots whose mismatch was counted this round
+        self._paid = False
+
+    def _settle_by_chips(self, chips: ChipHands, spots: list[dict[str, Any]]) -> str:
+        """Pay and collect by the chip readers (the display's expected stacks), with the
+        mistakes the rate asks for; then put right what the table shows, and NEXT."""
+        if not self._paid:
+            self._paid = True
+            for entry in spots:
+                if entry["state"] != "waiting":
+                    continue
+                target = self._stack(entry)
+                if target is not None and target != entry["reads"]:
+                    chips.chips_to(entry["spot"], target)
+            made = len(self._errs)
+            return f"pay and collect ({made} mistake{'' if made == 1 else 's'})"
+        wrong = [e for e in spots if e["state"] == "mismatch"]
+        for entry in wrong:
+            spot = entry["spot"]
+            if spot in self._seen:
+                continue
+            self._seen.add(spot)
+            if self._errs.get(spot) == entry["kind"]:
+                self.mistakes_caught[entry["kind"]] += 1
+            else:
+                self.false_alarms += 1
+        if not wrong:
+            self.hands.press("next")
+            return "next round"
+        entry = wrong[0]
+        if self.rng.random() < 0.5:
+            chips.chips_to(entry["spot"], entry["end"])
+            return f"put {entry['spot']} right"
+        chips.accept_payout(entry["box"], "scripted: the difference settled by hand")
+        return f"supervisor accepts box {entry['box']}"
+
+    def _stack(self, entry: dict[str, Any]) -> int | None:
+        """What the dealer stacks the spot to (None: leaves it as it is)."""
+        end = int(entry["end"])
+        if self.rng.random() >= self.mistake_rate or (end == 0 and not entry["reads"]):
+            return end
+        kind = "uncollected" if end == 0 else self.rng.choice(("over", "under"))
+        self._errs[entry["spot"]] = kind
+        self.mistakes_made[kind] += 1
+        if kind == "uncollected":
+            return None  # the losing wager stays on the spot
+        delta = self.rng.choice((1, 5, 10))
+        return end + delta if kind == "over" else end - min(delta, end)
+
+
+class BlackjackDealer(PaysByChips):
     """Plays New Zealand blackjack rounds through the table's devices, one action a step.
 
     ``boxes``: which boxes the players sit at; each round a random non-empty subset wagers.
@@ -90,16 +161,7 @@ class BlackjackDealer:
         chips: ChipHands | None = None,
         mistakes: float = 0.0,
     ) -> None:
-        if not 0.0 <= mistakes <= 1.0:
-            raise ValueError(f"a dealer's mistake rate is 0 to 1, not {mistakes}")
-        self.chips = chips
-        self.mistake_rate = mistakes
-        self.mistakes_made = dict.fromkeys(MISTAKES, 0)
-        self.mistakes_caught = dict.fromkeys(MISTAKES, 0)
-        self.false_alarms = 0
-        self._errs: dict[str, str] = {}  # spot -> the mistake made on it this round
-        self._seen: set[str] = set()  # spots whose mismatch was counted this round
-        self._paid = False
+        self._start_paying_by_chips(chips, mistakes)
         self.hands = hands
         self.state = state
         self.rng = rng
@@ -235,52 +297,6 @@ class BlackjackDealer:
         self._insured.clear()
         self.hands.press("next")
         return "end of round"
-
-    def _settle_by_chips(self, chips: ChipHands, spots: list[dict[str, Any]]) -> str:
-        """Pay and collect by the chip readers (the display's expected stacks), with the
-        mistakes the rate asks for; then put right what the table shows, and NEXT."""
-        if not self._paid:
-            self._paid = True
-            for entry in spots:
-                if entry["state"] != "waiting":
-                    continue
-                target = self._stack(entry)
-                if target is not None and target != entry["reads"]:
-                    chips.chips_to(entry["spot"], target)
-            made = len(self._errs)
-            return f"pay and collect ({made} mistake{'' if made == 1 else 's'})"
-        wrong = [e for e in spots if e["state"] == "mismatch"]
-        for entry in wrong:
-            spot = entry["spot"]
-            if spot in self._seen:
-                continue
-            self._seen.add(spot)
-            if self._errs.get(spot) == entry["kind"]:
-                self.mistakes_caught[entry["kind"]] += 1
-            else:
-                self.false_alarms += 1
-        if not wrong:
-            self.hands.press("next")
-            return "next round"
-        entry = wrong[0]
-        if self.rng.random() < 0.5:
-            chips.chips_to(entry["spot"], entry["end"])
-            return f"put {entry['spot']} right"
-        chips.accept_payout(entry["box"], "scripted: the difference settled by hand")
-        return f"supervisor accepts box {entry['box']}"
-
-    def _stack(self, entry: dict[str, Any]) -> int | None:
-        """What the dealer stacks the spot to (None: leaves it as it is)."""
-        end = int(entry["end"])
-        if self.rng.random() >= self.mistake_rate or (end == 0 and not entry["reads"]):
-            return end
-        kind = "uncollected" if end == 0 else self.rng.choice(("over", "under"))
-        self._errs[entry["spot"]] = kind
-        self.mistakes_made[kind] += 1
-        if kind == "uncollected":
-            return None  # the losing wager stays on the spot
-        delta = self.rng.choice((1, 5, 10))
-        return end + delta if kind == "over" else end - min(delta, end)
 
 
 class PokerDealer:

@@ -54,6 +54,9 @@ def next_action(table: BaccaratTable) -> str:
             low = min(result.player_total, result.banker_total)
             words = f"{result.winner.capitalize()} wins {high} to {low}"
         then = "NEXT ends the shoe" if table.shoe.is_last(table.coup) else "then NEXT"
+        wrong = [m.text for m in table.payout_check.open.values()]
+        if wrong:  # what the chips show against what the rules pay, box by box
+            return f"{words}: {'; '.join(wrong)}: correct the spot, or a supervisor accepts"
         return f"{words}: pay and collect, {then}"
     return state
 
@@ -70,6 +73,7 @@ def _boxes(table: BaccaratTable) -> list[dict[str, Any]]:
             continue
         to_collect, _ = collect(owed, unit)
         payouts = [dataclasses.asdict(p) for p in table.payouts if p.box == number]
+        wrong = [m.text for m in table.payout_check.open.values() if m.box == number]
         boxes.append(
             {
                 "number": number,
@@ -77,6 +81,7 @@ def _boxes(table: BaccaratTable) -> list[dict[str, Any]]:
                 "commission_owed": owed,  # hundredths of a chip unit, exact
                 "commission_to_collect": to_collect,  # whole chips, rounded up (COMMISSION_RULE)
                 "payouts": payouts,
+                "mismatch": "; ".join(wrong),  # the chips disagree with the payout, in words
             }
         )
     return boxes
@@ -114,6 +119,8 @@ def snapshot(table: BaccaratTable) -> dict[str, Any]:
         "dealing": table.state in DEALING,
         "result": None if result is None else {**result.as_result(), "coup": result.coup},
         "settled": None if settled is None else dataclasses.asdict(settled),
+        # each sensed spot after the result: what it should hold, what it reads, its state
+        "payout_check": table.payout_check.spots(),
         "results": list(shoe.results),
         "roads": _roads(table),
         "shoe": {

@@ -15,12 +15,14 @@ from typing import Any
 from controller.baccarat import records
 from controller.baccarat.display import snapshot
 from controller.baccarat.records import CoupResult, HoldDecision, Payout
-from controller.baccarat.rules import CARDS_RULE, BaccaratRules
+from controller.baccarat.rules import CARDS_RULE, SETTLEMENT_RULE, BaccaratRules
 from controller.baccarat.table import BaccaratTable
+from controller.errors import IllegalAction
+from controller.game import chips
 from controller.game.contract import GameSpec, figures_from, wager_limits
 from controller.game.records import DecisionOffer, defined_in, offers
 from controller.game.table import TableGame
-from controller.ports import ConsoleButton, DeviceNeeds, Lamp
+from controller.ports import ConsoleButton, DeviceNeeds, Lamp, SupervisorAction
 from controller.shoe_audit import ShoeReport
 
 CONSOLE = ("place_wager", "no_more_bets", "shuffled", "collect_commission")
@@ -33,7 +35,14 @@ HOLD_DECISIONS = (
     ),
     DecisionOffer(HoldDecision.VOID_HAND, "Void the coup: every wager back (Void)"),
 )
+# Not a HOLD's: the chips on a box's spot disagree with what it is owed (SETTLEMENT_RULE).
+ACCEPT_PAYOUT = DecisionOffer(
+    "accept_payout",
+    f"Accept the payout difference on a box ({SETTLEMENT_RULE}), with the reason",
+    "box",
+)
 _OFFERED = offers(*HOLD_DECISIONS)
+_WITH_PAYOUT = offers(*HOLD_DECISIONS, ACCEPT_PAYOUT)
 
 
 class BaccaratGame(TableGame):
@@ -50,7 +59,19 @@ class BaccaratGame(TableGame):
         return snapshot(self.table)
 
     def offered(self) -> list[dict[str, Any]]:
-        return list(_OFFERED)
+        return list(_WITH_PAYOUT if self.table.payout_check.open else _OFFERED)
+
+    def decide(self, event: SupervisorAction) -> None:
+        """A HOLD's decision (the table's ``supervisor_clear``), or a payout difference a
+        supervisor accepts on a box, with the reason (``accept_payout``)."""
+        if event.decision == "accept_payout":
+            box = event.args.get("box")
+            if type(box) is not int:
+                raise IllegalAction(SETTLEMENT_RULE, "accept_payout names the box, a whole number")
+            reason = event.reason or event.args.get("reason") or ""
+            self.table.accept_payout(event.who, box, str(reason))
+        else:
+            self.table.supervisor_clear(event.who, event.decision)
 
 
 SPEC = GameSpec(
@@ -67,7 +88,10 @@ SPEC = GameSpec(
         lamps=(Lamp.BETTING_OPEN, Lamp.DEALER_ACTION, Lamp.HOLD),
     ),
     console={name: getattr(BaccaratTable, name) for name in CONSOLE},
-    decisions={d.value: BaccaratTable.supervisor_clear for d in HoldDecision},
+    decisions={
+        **{d.value: BaccaratTable.supervisor_clear for d in HoldDecision},
+        "accept_payout": BaccaratTable.accept_payout,
+    },
     from_limits=wager_limits,
     decks=lambda rules: int(rules.decks),
     foreign_card_rule=CARDS_RULE,  # NSW Baccarat 3.1: the shoe's 6 or 8 decks of 52
@@ -78,7 +102,7 @@ SPEC = GameSpec(
     page_script="controller.baccarat:static/baccarat.js",  # its drawing (hands, roads, boxes)
     round_word="coup",
     title="Baccarat",
-    records=(*defined_in(records), CoupResult, Payout, ShoeReport),
+    records=(*defined_in(records), CoupResult, Payout, ShoeReport, *defined_in(chips)),
     # the drop is the wagers in; the house's result is negative when the players won (the
     # commission owed is on the boxes' accounts, journaled when collected)
     settlement_figures=figures_from("wagers_in", "house_result"),

@@ -16,6 +16,7 @@ import dataclasses
 from enum import StrEnum
 
 from controller.errors import ConfigError
+from controller.game.chips import WinningsPaid
 
 __all__ = [
     "BURN_RULE",
@@ -28,6 +29,7 @@ __all__ = [
     "PAIR_RULE",
     "POINT_COUNT_RULE",
     "ROUNDING_RULE",
+    "SETTLEMENT_RULE",
     "SHUFFLE_RULE",
     "TABLE_OF_PLAY",
     "TIE_RULE",
@@ -57,6 +59,9 @@ PAIR_RULE = "pair wager (casino page)"  # first two cards of one rank pay 11 to 
 BURN_RULE = "burn (casino procedure)"  # the first card's value: that many cards burned
 CUT_CARD_RULE = "cutting card (casino procedure)"  # the cut card, then one more coup
 SHUFFLE_RULE = "shuffle (casino procedure)"  # a new shoe is shuffled before it is dealt
+# each spot paid at its wager's odds (beside the stake) or collected before the next coup,
+# and checked by the layout's sensors: the casino's settlement procedure, not NZ text
+SETTLEMENT_RULE = "settlement (casino procedure)"
 
 
 class Variant(StrEnum):
@@ -92,7 +97,20 @@ class BaccaratRules:
     which no chip pays, so each box's commission account holds what it owes exactly in
     hundredths of a chip unit (stake x percent), as the numbered commission boxes on a
     baccarat layout do, and the dealer collects it (`collect_commission`) rounded up to
-    the chip unit, the rounding journaled (NSW Mini Baccarat: rounded up)."""
+    the chip unit, the rounding journaled (NSW Mini Baccarat: rounded up).
+
+    The layout's sensors (off by default: wagers keyed on the console, as ever), one per
+    betting area of a box (`controller.baccarat.spots`: ``banker3``, ``player3``,
+    ``tie3``, ``player_pair3``, ``banker_pair3``): ``spot_sensors``, presence sensors, so a
+    wager keyed on the console needs chips on its spot, and chips taken off withdraw it;
+    ``chip_readers``, readers of each spot's value, so the chips on a spot are its wager
+    (placed through the same rules API as a keyed one). After NO MORE BETS a wager that
+    changes on the layout holds the table (NSW Mini Baccarat 5). ``settlement_check``:
+    after the result each sensed spot is checked against what it is owed
+    (`controller.game.chips`, citing `SETTLEMENT_RULE`); NEXT is refused until it reads
+    right or a supervisor accepts the difference. ``winnings_paid``: stacked on the spot
+    (checked) or handed over (the stake alone is checked). ``chip_inventory``: the
+    casino's chip inventory as CSV text, from ``[chips] inventory``."""
 
     decks: int = 8
     boxes: int = 7
@@ -108,6 +126,11 @@ class BaccaratRules:
     cut_card_from_end: int = 16
     coups_after_cut_card: int = 1
     player_and_banker_together: bool = False
+    spot_sensors: bool = False
+    chip_readers: bool = False
+    settlement_check: bool = False
+    winnings_paid: WinningsPaid = WinningsPaid.ON_SPOT
+    chip_inventory: str = ""
 
     def __post_init__(self) -> None:
         _need(

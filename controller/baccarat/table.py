@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from controller.baccarat import tableau
 from controller.baccarat.calls import Due, card_due, stray_card
+from controller.baccarat.layout import Layout
 from controller.baccarat.phases import DEALING, FACTS, LAMPS, Phases
 from controller.baccarat.records import (
     ActionRefused,
@@ -51,13 +52,25 @@ from controller.baccarat.rules import (
 )
 from controller.baccarat.settlement import Stake, balance, collect, settle, void
 from controller.baccarat.shoe import ShoeState
+from controller.baccarat.spots import parse_spot
 from controller.baccarat.wagers import check_commission, check_differential, check_wager, refuse
 from controller.cards import Card
 from controller.errors import IllegalAction
+from controller.game.chips import MismatchAccepted, SettlementCheck, check_chips, money
 from controller.game.contract import Output
-from controller.game.records import HOLD_PROCEDURE, NOT_ON_CONSOLE
+from controller.game.records import HOLD_PROCEDURE, NOT_ON_CONSOLE, cite
 from controller.game.table import GameTable
-from controller.ports import ButtonPressed, CardDrawn, ConsoleButton, Event, ShoeStatusChanged
+from controller.ports import (
+    ButtonPressed,
+    CardDrawn,
+    ChipIdsSensed,
+    ChipsSensed,
+    ConsoleButton,
+    Event,
+    ShoeStatusChanged,
+    SpotCleared,
+    SpotOccupied,
+)
 from controller.shoe_audit import ShoeAudit, reader_hold
 
 __all__ = ["BaccaratTable"]
@@ -90,6 +103,7 @@ class BaccaratTable(GameTable):
         self.payouts: list[Payout] = []
         self.settled: CoupSettled | None = None
         self._cut_level = False
+        self.layout = Layout(rules)  # the spots' sensors and the settlement check by them
 
     # --- the event loop's entry ---------------------------------------------------------
 
@@ -105,6 +119,14 @@ class BaccaratTable(GameTable):
             if seen and not self._cut_level:  # the cutting card comes out on a rising edge
                 self.cutting_card_out()
             self._cut_level = seen
+        elif kind is ChipsSensed:
+            self.spot_changed(event.spot, True, event.total)  # type: ignore[attr-defined]
+        elif kind is SpotOccupied or kind is SpotCleared:
+            self.spot_changed(event.spot, kind is SpotOccupied, None)  # type: ignore[attr-defined]
+        elif kind is ChipIdsSensed:  # each chip against the casino's inventory
+            ids = event.chip_ids, event.values  # type: ignore[attr-defined]
+            chips = tuple(zip(*ids, strict=True))
+            self._out.extend(check_chips(self.layout.inventory, event.spot, chips))  # type: ignore[attr-defined]
         elif (held := reader_hold(event, self.gate_locked is False)) is not None:
             message, by = held  # an unknown tag, or a reader lost with the gate open
             self.violate(CARDS_RULE, message, None, by)
@@ -233,10 +255,14 @@ class BaccaratTable(GameTable):
             out.append(self.result)
         out += payouts
         out.append(settled)
+        self.layout.start_check(self.stakes, payouts)
 
     def end_coup(self) -> None:
         """NEXT after settlement: the next coup's betting, or the shoe's end once its last
         coup (after the cutting card) is over."""
+        self.verify_settled_by_chips()
+        if self.layout.check.active:
+            self.layout.check.clear()
         shoe = self.shoe
         if shoe.is_last(self.coup):
             self._phases.fire("end_shoe")
@@ -321,7 +347,9 @@ class BaccaratTable(GameTable):
         self._hold.verify_not_held()
         if self._phases.state != "betting":
             refuse(WAGERS_RULE, "wagers are placed only while betting is open")
-        return check_wager(self.rules, self.bets, box, bet, amount)
+        chosen = check_wager(self.rules, self.bets, box, bet, amount)
+        self.layout.verify_backed(box, chosen, amount)  # the layout's chips back it
+        return chosen
 
     def can_place_wager(self, box: int, bet: str, amount: int) -> bool:
         try:
@@ -345,6 +373,7 @@ class BaccaratTable(GameTable):
         self._hold.verify_not_held()
         if self._phases.state != "betting":
             refuse(WAGERS_RULE, f"betting is not open (the table is in {self._phases.state})")
+        self.layout.verify_all_backed(self.bets)
         return check_differential(self.rules, self.bets)
 
     def no_more_bets(self) -> BetsClosed:
@@ -389,6 +418,72 @@ class BaccaratTable(GameTable):
         record = CommissionCollected(box, owed, collected, rounding)
         self._out.append(record)
         return record
+
+    # --- the layout's sensors and the settlement check by them -------------------------------
+
+    @property
+    def payout_check(self) -> SettlementCheck:
+        """The spots checked against the settlement by the chips, read-only for renderers."""
+        return self.layout.check
+
+    def spot_changed(self, spot: str, occupied: bool, total: int | None) -> None:
+        """A betting area's sensor changed (``total`` from a chip reader; its 0 is an empty
+        spot). While betting is open the chips on a spot are its wager, placed through
+        `place_wager` like a keyed one (a refusal is journaled); after NO MORE BETS a
+        changed wager holds the table (NSW Mini Baccarat 5: none is placed, increased or
+        withdrawn until settlement); after the result each spot is checked against what it
+        is owed (`SETTLEMENT_RULE`)."""
+        layout = self.layout
+        parsed = parse_spot(spot)
+        if not layout.sensing or parsed is None or not 1 <= parsed[1] <= self.rules.boxes:
+            return  # no sensors configured, or not one of this layout's spots
+        if occupied and total is None and layout.chip_readers:
+            return  # a bare presence edge: the reader's own report says how much
+        occupied = occupied and total != 0
+        layout.sense(spot, occupied, total)
+        bet, box = parsed
+        state = self._phases.state
+        held_from = self._hold.held_from if state == "hold" else state
+        if held_from == "settlement":
+            self._out.extend(layout.check.sensed(spot, occupied, total))
+            return
+        staked = self.bets[box - 1].get(bet, 0)
+        amount = (total if total is not None else staked) if occupied else 0
+        if held_from == "betting":
+            if amount == staked and spot not in layout.refused:
+                return  # the wager is what the layout shows (presence: keyed, or none)
+            try:
+                self.place_wager(box, bet.value, amount)
+            except IllegalAction as exc:
+                layout.refused[spot] = f"{cite(exc.rule)}: {exc.reason}"
+                self._out.append(ActionRefused(f"sensor {spot}", exc.rule, exc.reason))
+            else:
+                layout.refused.pop(spot, None)
+        elif held_from in DEALING and (amount != staked or (occupied and not staked)):
+            shows = money(amount) if layout.chip_readers or not occupied else "chips"
+            self.violate(
+                WAGERS_RULE,
+                f"the wager on {spot} changed after NO MORE BETS: {money(staked)} staked, "
+                f"{shows} on the spot now",
+                None,
+                f"the sensor on {spot}",
+            )
+
+    def verify_settled_by_chips(self) -> None:
+        """NEXT ends the coup only when every checked spot reads what it is owed, or a
+        supervisor accepted the difference (`SETTLEMENT_RULE`): the mismatches found now
+        are journaled, then `IllegalAction` names each box and amount."""
+        check = self.layout.check
+        if check.active:
+            self._out.extend(check.check_all())
+            check.verify_next()
+
+    def accept_payout(self, who: str, box: int, reason: str = "") -> list[MismatchAccepted]:
+        """A supervisor (named) accepts the payout difference on ``box``'s spots, saying
+        why; NEXT may then end the coup. Refused if the box has none open."""
+        records = self.layout.check.accept(who, box, reason)
+        self._out.extend(records)
+        return records
 
     # --- the HOLD ---------------------------------------------------------------------------
 

@@ -146,6 +146,20 @@ def test_hands_totals_bets_commission_and_the_next_line(page: Page, stand_in: st
         server.close()
 
 
+def test_a_payout_the_chips_disagree_with_shows_on_its_box(page: Page, stand_in: str) -> None:
+    view = known_view()
+    text = "Box 1 Banker: paid $15, owed $10: $5 over (settlement (casino procedure))"
+    view["boxes"][0]["mismatch"] = text
+    server = open_page(page, view, stand_in)
+    try:
+        box1 = page.locator('#view [data-box="1"]')
+        expect(box1.locator(".tag.red")).to_have_text("PAYOUT MISMATCH")
+        expect(box1.locator(".mismatch")).to_have_text(text)
+        expect(page.locator('#view [data-box="3"] .mismatch')).to_have_count(0)
+    finally:
+        server.close()
+
+
 def test_a_long_shoe_shows_its_newest_columns(page: Page, stand_in: str) -> None:
     # B P alternating 40 times: 40 big-road columns; the board shows the last 26 (14-39)
     server = open_page(page, known_view("BP" * 20), stand_in)

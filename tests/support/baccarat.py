@@ -8,7 +8,15 @@ from typing import Any
 from controller.baccarat.rules import BaccaratRules
 from controller.baccarat.table import BaccaratTable
 from controller.cards import Card
-from controller.ports import ButtonPressed, CardDrawn, ConsoleButton, ShoeStatusChanged
+from controller.ports import (
+    ButtonPressed,
+    CardDrawn,
+    ChipsSensed,
+    ConsoleButton,
+    ShoeStatusChanged,
+    SpotCleared,
+    SpotOccupied,
+)
 
 # one card of each point value; 0 has two ranks so a two-card 0 need not be a pair
 VALUE_RANKS = {0: "KQ", 1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9"}
@@ -65,3 +73,25 @@ def cut_card(table: BaccaratTable) -> list[Any]:
 
 def of(kind: type, out: list[Any]) -> list[Any]:
     return [o for o in out if isinstance(o, kind)]
+
+
+def chips(table: BaccaratTable, spot: str, total: int) -> list[Any]:
+    """The chip reader under ``spot`` reads ``total`` (0: the spot is empty)."""
+    return table.handle(ChipsSensed(source="chips", spot=spot, total=total))
+
+
+def covered(table: BaccaratTable, spot: str, on: bool = True) -> list[Any]:
+    """A presence sensor under ``spot`` reports chips put on (or taken off)."""
+    event = (
+        SpotOccupied(source="sensors", spot=spot)
+        if on
+        else SpotCleared(source="sensors", spot=spot)
+    )
+    return table.handle(event)
+
+
+def reader_table(**rules: Any) -> BaccaratTable:
+    """A table at betting with chip readers under its spots and the settlement checked."""
+    rules.setdefault("chip_readers", True)
+    rules.setdefault("settlement_check", True)
+    return betting_table(**rules)

@@ -52,6 +52,9 @@ _DOTTED = re.compile(r"^\s*(box|insurance)\d+\.p\d+\s*=")
 _SPOT = re.compile(
     r"^(box|insurance)([1-9][0-9]*)(?:\.p([1-9][0-9]*))?$|^(double|split)([1-9][0-9]*)$"
 )
+# a punto banco layout's betting areas, one spot each a box (docs/baccarat.md), boxes 1-14
+_BETTING_AREA = re.compile(r"^(player_pair|banker_pair|player|banker|tie)([1-9][0-9]*)$")
+MAX_AREA_BOXES = 14
 
 
 class PinMapError(ConfigError):
@@ -254,24 +257,33 @@ class _Parser:
             )
         return number, pull, (active or implied) == "high", options
 
+    def _verify_spot_name(self, name: str, path: tuple[str, ...]) -> None:
+        """A spot name the layouts have (blackjack's boxN, boxN.p2, insuranceN, doubleN,
+        splitN...; baccarat's betting areas bankerN, tieN...), else the error naming them."""
+        area = _BETTING_AREA.match(name)
+        if area and int(area.group(2)) <= MAX_AREA_BOXES:
+            return
+        m = _SPOT.match(name)
+        number = int(m.group(2) or m.group(5)) if m else 0
+        person = int(m.group(3)) if m and m.group(3) else None
+        if not m or not 1 <= number <= MAX_BOXES or person not in (None, 2, 3):
+            hint = ""
+            if m and person == 1:
+                hint = f" (the box holder's own spot is {m.group(1)}{number})"
+            raise self.error(
+                f"unknown spot name {name!r}{hint}: spots are boxN, boxN.p2, boxN.p3, "
+                f"insuranceN, insuranceN.p2, insuranceN.p3, doubleN and splitN, with N "
+                f"1-{MAX_BOXES}; the betting areas playerN, bankerN, tieN, player_pairN and "
+                f"banker_pairN, with N 1-{MAX_AREA_BOXES}",
+                *path,
+            )
+
     def spots(self, value: object, debounce: float) -> tuple[SpotInput, ...]:
         table = self.table_at(value, ("pins", "spots"))
         spots: list[SpotInput] = []
         for name, entry in table.items():
             path = ("pins", "spots", name)
-            m = _SPOT.match(name)
-            number = int(m.group(2) or m.group(5)) if m else 0
-            person = int(m.group(3)) if m and m.group(3) else None
-            if not m or not 1 <= number <= MAX_BOXES or person not in (None, 2, 3):
-                hint = ""
-                if m and person == 1:
-                    hint = f" (the box holder's own spot is {m.group(1)}{number})"
-                raise self.error(
-                    f"unknown spot name {name!r}{hint}: spots are boxN, boxN.p2, boxN.p3, "
-                    f"insuranceN, insuranceN.p2, insuranceN.p3, doubleN and splitN, with N "
-                    f"1-{MAX_BOXES}",
-                    *path,
-                )
+            self._verify_spot_name(name, path)
             pin, pull, active_high, opts = self.input_options(
                 entry, f"spot {name}", path, {"debounce_ms"}
             )

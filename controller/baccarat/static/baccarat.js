@@ -232,7 +232,10 @@
         ? `<span class="collect" data-commission="${box.commission_owed}">COMMISSION ${hundredths(box.commission_owed)}: ` +
           `collect ${money(box.commission_to_collect)} (${esc(rule)})</span>`
         : "";
-      return `<div class="bac-box" data-box="${box.number}"><strong>BOX ${box.number}</strong>${bets}${paid}${owed}</div>`;
+      const wrong = box.mismatch
+        ? `<span class="tag red">PAYOUT MISMATCH</span><span class="collect mismatch">${esc(box.mismatch)}</span>`
+        : "";
+      return `<div class="bac-box" data-box="${box.number}"><strong>BOX ${box.number}</strong>${bets}${paid}${owed}${wrong}</div>`;
     }).join("") + `</div>`;
   }
 

@@ -56,6 +56,19 @@ def test_defaults_and_overrides_of_an_input() -> None:
     assert pinmap.lamp(Lamp.BETTING_OPEN).pwm and not pinmap.lamp(Lamp.HOLD).pwm
 
 
+def test_baccarat_betting_areas_are_spot_names_of_the_pin_map() -> None:
+    """A baccarat table's presence sensors, one per betting area (docs/baccarat.md)."""
+    baccarat = (ROOT / "examples" / "baccarat-table.toml").read_text()
+    sensors = "[pins.spots]\nbanker1 = 5\nplayer1 = 6\ntie14 = 16\nplayer_pair1 = 20\n\n"
+    pinmap = parse_pinmap(baccarat.replace("[pins.buttons]", sensors + "[pins.buttons]"))
+    assert pinmap.spot("banker1").pin == 5
+    assert pinmap.spot("player_pair1").pin == 20
+    assert pinmap.spot("tie14").pin == 16
+    error = refused(baccarat.replace("[pins.buttons]", "[pins.spots]\ntie15 = 5\n\n[pins.buttons]"))
+    assert "unknown spot name 'tie15'" in str(error)
+    assert "banker_pairN, with N 1-14" in str(error)
+
+
 def test_a_pin_used_twice_names_both_uses_and_the_line() -> None:
     text = BLACKJACK.replace("box3 = 16", "box3 = 17")  # 17 is the split button
     error = refused(text)
