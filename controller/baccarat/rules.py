@@ -108,6 +108,10 @@ class BaccaratRules:
     cut_card_from_end: int = 16
     coups_after_cut_card: int = 1
     player_and_banker_together: bool = False
+    # a Player pair or Banker pair wager stands only beside a Banker, Player or Tie wager
+    # of the same box, checked at NO MORE BETS (PAIR_RULE: the casino page requires one;
+    # the NZ text we have is silent, so off by default)
+    pair_needs_main_wager: bool = False
 
     def __post_init__(self) -> None:
         _need(

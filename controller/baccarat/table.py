@@ -51,7 +51,13 @@ from controller.baccarat.rules import (
 )
 from controller.baccarat.settlement import Stake, balance, collect, settle, void
 from controller.baccarat.shoe import ShoeState
-from controller.baccarat.wagers import check_commission, check_differential, check_wager, refuse
+from controller.baccarat.wagers import (
+    check_commission,
+    check_differential,
+    check_pairs,
+    check_wager,
+    refuse,
+)
 from controller.cards import Card
 from controller.errors import IllegalAction
 from controller.game.contract import Output
@@ -345,6 +351,7 @@ class BaccaratTable(GameTable):
         self._hold.verify_not_held()
         if self._phases.state != "betting":
             refuse(WAGERS_RULE, f"betting is not open (the table is in {self._phases.state})")
+        check_pairs(self.rules, self.bets)
         return check_differential(self.rules, self.bets)
 
     def no_more_bets(self) -> BetsClosed:
