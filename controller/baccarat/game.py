@@ -14,13 +14,14 @@ from typing import Any
 
 from controller.baccarat import records
 from controller.baccarat.display import snapshot
+from controller.baccarat.phases import DEALING
 from controller.baccarat.records import CoupResult, HoldDecision, Payout
 from controller.baccarat.rules import CARDS_RULE, BaccaratRules
 from controller.baccarat.table import BaccaratTable
 from controller.game.contract import GameSpec, figures_from, wager_limits
 from controller.game.records import DecisionOffer, defined_in, offers
 from controller.game.table import TableGame
-from controller.ports import ConsoleButton, DeviceNeeds, Lamp
+from controller.ports import ConsoleButton, DeviceNeeds, Lamp, SupervisorAction
 from controller.shoe_audit import ShoeReport
 
 CONSOLE = ("place_wager", "no_more_bets", "shuffled", "collect_commission")
@@ -33,7 +34,17 @@ HOLD_DECISIONS = (
     ),
     DecisionOffer(HoldDecision.VOID_HAND, "Void the coup: every wager back (Void)"),
 )
+# Not a HOLD's: decisions between coups, each with the supervisor's reason.
+ACCEPT_COMMISSION_OWED = DecisionOffer(
+    "accept_commission_owed",
+    "Accept the commission owed: the shoe may end with it on the boxes' accounts, with the "
+    "reason (commission account, house procedure)",
+)
+BETWEEN_COUPS = {
+    ACCEPT_COMMISSION_OWED.decision: BaccaratTable.accept_commission_owed,
+}
 _OFFERED = offers(*HOLD_DECISIONS)
+_WITH_COMMISSION = offers(*HOLD_DECISIONS, ACCEPT_COMMISSION_OWED)
 
 
 class BaccaratGame(TableGame):
@@ -50,7 +61,20 @@ class BaccaratGame(TableGame):
         return snapshot(self.table)
 
     def offered(self) -> list[dict[str, Any]]:
+        table = self.table
+        between = table.state not in DEALING and table.state != "hold"
+        if between and any(table.commission_owed):
+            return list(_WITH_COMMISSION)
         return list(_OFFERED)
+
+    def decide(self, event: SupervisorAction) -> None:
+        """A HOLD's clear, or a decision between coups with the supervisor's reason."""
+        between = BETWEEN_COUPS.get(event.decision)
+        if between is None:
+            self.table.supervisor_clear(event.who, event.decision)
+        else:
+            reason = event.reason or str(event.args.get("reason") or "")
+            between(self.table, event.who, reason)
 
 
 SPEC = GameSpec(
@@ -67,7 +91,10 @@ SPEC = GameSpec(
         lamps=(Lamp.BETTING_OPEN, Lamp.DEALER_ACTION, Lamp.HOLD),
     ),
     console={name: getattr(BaccaratTable, name) for name in CONSOLE},
-    decisions={d.value: BaccaratTable.supervisor_clear for d in HoldDecision},
+    decisions={
+        **{d.value: BaccaratTable.supervisor_clear for d in HoldDecision},
+        **BETWEEN_COUPS,
+    },
     from_limits=wager_limits,
     decks=lambda rules: int(rules.decks),
     foreign_card_rule=CARDS_RULE,  # NSW Baccarat 3.1: the shoe's 6 or 8 decks of 52

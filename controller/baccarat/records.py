@@ -19,6 +19,7 @@ __all__ = [
     "BetsClosed",
     "CardBurned",
     "CommissionCollected",
+    "CommissionOwedAccepted",
     "CoupResult",
     "CoupSettled",
     "CutCardOut",
@@ -114,3 +115,15 @@ class CommissionCollected:
     owed: int
     collected: int
     rounding: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CommissionOwedAccepted:
+    """A supervisor (named, saying why) accepted that shoe ``shoe`` ends with these
+    commission accounts owed, ``(box, hundredths)`` each: they stay on the boxes' accounts
+    (commission account, house procedure)."""
+
+    who: str
+    reason: str
+    shoe: int
+    owed: tuple[tuple[int, int], ...]

@@ -20,6 +20,7 @@ from controller.errors import ConfigError
 __all__ = [
     "BURN_RULE",
     "CARDS_RULE",
+    "COMMISSION_ACCOUNT_RULE",
     "COMMISSION_RULE",
     "CUT_CARD_RULE",
     "DIFFERENTIAL_RULE",
@@ -57,6 +58,8 @@ PAIR_RULE = "pair wager (casino page)"  # first two cards of one rank pay 11 to 
 BURN_RULE = "burn (casino procedure)"  # the first card's value: that many cards burned
 CUT_CARD_RULE = "cutting card (casino procedure)"  # the cut card, then one more coup
 SHUFFLE_RULE = "shuffle (casino procedure)"  # a new shoe is shuffled before it is dealt
+# This controller's house procedures (docs/baccarat.md says why each is ours)
+COMMISSION_ACCOUNT_RULE = "commission account (house procedure)"  # settled before a shoe ends
 
 
 class Variant(StrEnum):

@@ -30,6 +30,7 @@ from controller.baccarat.records import (
     ActionRefused,
     BetsClosed,
     CommissionCollected,
+    CommissionOwedAccepted,
     CoupResult,
     CoupSettled,
     HoldCleared,
@@ -42,6 +43,7 @@ from controller.baccarat.records import (
 )
 from controller.baccarat.rules import (
     CARDS_RULE,
+    COMMISSION_ACCOUNT_RULE,
     COMMISSION_RULE,
     SHUFFLE_RULE,
     VOID_RULE,
@@ -86,6 +88,8 @@ class BaccaratTable(GameTable):
         self.shoe = ShoeState(rules)  # its number, results, burn and cutting card
         self.bets: list[dict[Bet, int]] = [{} for _ in range(rules.boxes)]
         self.commission_owed = [0] * rules.boxes  # hundredths of a chip unit, per box
+        # what a supervisor let this shoe end owing, per box (hundredths; reset at its end)
+        self.commission_accepted = [0] * rules.boxes
         self.player: list[Card] = []
         self.banker: list[Card] = []
         self.player_total = self.banker_total = 0
@@ -243,12 +247,43 @@ class BaccaratTable(GameTable):
     def end_coup(self) -> None:
         """NEXT after settlement: the next coup's betting, or the shoe's end once its last
         coup (after the cutting card) is over."""
-        shoe = self.shoe
-        if shoe.is_last(self.coup):
-            self._phases.fire("end_shoe")
-            self._out.append(ShoeEnded(shoe.number, shoe.coups, self.audit.shoe_end()))
+        if self.shoe.is_last(self.coup):
+            self.verify_shoe_may_end()
+            self._end_shoe("end_shoe")
         else:
             self._open_betting("next_coup")
+
+    def _end_shoe(self, trigger: str) -> None:
+        """The shoe ends: to the shuffle, with its audit; what a supervisor accepted owed
+        is accepted for this shoe only."""
+        shoe = self.shoe
+        self._phases.fire(trigger)
+        self._out.append(ShoeEnded(shoe.number, shoe.coups, self.audit.shoe_end()))
+        self.commission_accepted = [0] * self.rules.boxes
+
+    def commission_unsettled(self) -> list[tuple[int, int]]:
+        """``(box, hundredths)`` of every commission account the shoe may not end with:
+        owed beyond what a supervisor accepted (commission account, house procedure)."""
+        accepted = self.commission_accepted
+        return [
+            (n, owed) for n, owed in enumerate(self.commission_owed, 1) if owed > accepted[n - 1]
+        ]
+
+    def verify_shoe_may_end(self) -> None:
+        """No shoe ends while a box owes commission, unless a supervisor accepted it owed
+        (`accept_commission_owed`): the commission account, a house procedure."""
+        unsettled = self.commission_unsettled()
+        if unsettled:
+            unit = self.rules.chip_unit
+            owing = ", ".join(
+                f"box {n} owes {owed // 100}.{owed % 100:02d} (collect {collect(owed, unit)[0]})"
+                for n, owed in unsettled
+            )
+            refuse(
+                COMMISSION_ACCOUNT_RULE,
+                f"the shoe cannot end with commission owed: {owing}; collect it, or a "
+                "supervisor accepts it owed",
+            )
 
     def _open_betting(self, trigger: str) -> None:
         self._phases.fire(trigger)
@@ -394,6 +429,31 @@ class BaccaratTable(GameTable):
         collected, rounding = collect(owed, self.rules.chip_unit)
         self.commission_owed[box - 1] = 0
         record = CommissionCollected(box, owed, collected, rounding)
+        self._out.append(record)
+        return record
+
+    # --- the supervisor's decisions between coups -------------------------------------------
+
+    def verify_accept_commission_owed(self, who: str, reason: str) -> list[tuple[int, int]]:
+        if not who.strip():
+            refuse(COMMISSION_ACCOUNT_RULE, "a supervisor accepting commission owed is named")
+        if not reason.strip():
+            refuse(COMMISSION_ACCOUNT_RULE, "a supervisor accepting commission owed says why")
+        self._hold.verify_not_held()
+        if self._phases.state in DEALING:
+            refuse(COMMISSION_ACCOUNT_RULE, "commission owed is accepted between coups")
+        owed = [(n, o) for n, o in enumerate(self.commission_owed, 1) if o]
+        if not owed:
+            refuse(COMMISSION_ACCOUNT_RULE, "no box owes commission")
+        return owed
+
+    def accept_commission_owed(self, who: str, reason: str = "") -> CommissionOwedAccepted:
+        """A supervisor (named, saying why) lets the shoe end with the commission accounts
+        owed as they stand now: they stay on the boxes. More owed after this is collected
+        or accepted again before the shoe ends."""
+        owed = self.verify_accept_commission_owed(who, reason)
+        self.commission_accepted = list(self.commission_owed)
+        record = CommissionOwedAccepted(who, reason.strip(), self.shoe.number, tuple(owed))
         self._out.append(record)
         return record
 

@@ -1,0 +1,151 @@
+"""Baccarat's procedures that no NZ text we have gives (issue #28), each named after the
+procedure it pins: the commission account settled before a shoe ends (commission account,
+house procedure), and the supervisor's decision that accepts it owed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from controller.app.floor.words import DECISION_WORDS
+from controller.baccarat.game import SPEC, BaccaratGame
+from controller.baccarat.records import (
+    ActionRefused,
+    CommissionCollected,
+    CommissionOwedAccepted,
+    ShoeEnded,
+)
+from controller.baccarat.rules import COMMISSION_ACCOUNT_RULE, BaccaratRules
+from controller.baccarat.table import BaccaratTable
+from controller.errors import IllegalAction
+from controller.ports import ConsoleButton, SupervisorAction
+from tests.support.baccarat import betting_table, card, cut_card, deal, initial, of, press
+
+
+def last_coup_banker_wins(table: BaccaratTable, **bets: Any) -> list[Any]:
+    """The cutting card out before the coup's first card (so the coup is the shoe's last),
+    box 2 on the Banker (10) and any other ``bets`` (box -> amount on the Banker), a Banker
+    natural 9 against 0: the coup settles, box 2 owes 5 % of 10 (50 hundredths)."""
+    cut_card(table)
+    table.place_wager(2, "banker", 10)
+    for box, amount in bets.items():
+        table.place_wager(int(box[3:]), "banker", amount)
+    press(table, ConsoleButton.NO_MORE_BETS)
+    out = deal(table, *initial(0, 9))
+    assert table.state == "settlement" and table.shoe.is_last(table.coup)
+    return out
+
+
+def test_commission_account_house_procedure_the_shoe_cannot_end_while_a_box_owes() -> None:
+    table = betting_table(boxes=3)
+    last_coup_banker_wins(table)
+    assert table.commission_owed == [0, 50, 0]
+    out = press(table, ConsoleButton.NEXT)
+    assert [(r.rule, r.reason) for r in of(ActionRefused, out)] == [
+        (
+            COMMISSION_ACCOUNT_RULE,
+            "the shoe cannot end with commission owed: box 2 owes 0.50 (collect 1); "
+            "collect it, or a supervisor accepts it owed",
+        )
+    ]
+    assert table.state == "settlement" and of(ShoeEnded, out) == []
+    assert table.collect_commission(2) == CommissionCollected(2, 50, 1, 50)
+    out = press(table, ConsoleButton.NEXT)
+    assert table.state == "shuffle" and len(of(ShoeEnded, out)) == 1
+
+
+def test_commission_account_house_procedure_the_display_says_which_boxes_owe_what() -> None:
+    game = SPEC.make(BaccaratRules(boxes=3, burn_by_first_card=False, chip_unit=5))
+    assert isinstance(game, BaccaratGame)
+    table = game.table
+    table.shuffled()
+    last_coup_banker_wins(table, box3=20)  # box 3 owes 100 hundredths: collect 5
+    view = game.view()
+    assert view["shoe"]["commission_before_end"] == [
+        {"box": 2, "owed": 50, "to_collect": 5},
+        {"box": 3, "owed": 100, "to_collect": 5},
+    ]
+    assert view["next_action"] == (
+        "Banker wins 9 to 0: pay and collect, collect the commission (box 2 5, box 3 5; "
+        f"{COMMISSION_ACCOUNT_RULE}), then NEXT ends the shoe"
+    )
+    table.collect_commission(2)
+    table.collect_commission(3)
+    view = game.view()
+    assert view["shoe"]["commission_before_end"] == []
+    assert view["next_action"] == "Banker wins 9 to 0: pay and collect, NEXT ends the shoe"
+
+
+def test_commission_account_house_procedure_a_supervisor_accepts_it_owed() -> None:
+    """The decision names the supervisor and the reason, is journaled, and lets this shoe
+    end; the account stays on the box and the next shoe's end asks again."""
+    game = SPEC.make(BaccaratRules(boxes=3, burn_by_first_card=False))
+    table = game.table
+    table.shuffled()
+    last_coup_banker_wins(table)
+    offered = {d["decision"] for d in game.view()["decisions"]}
+    assert "accept_commission_owed" in offered and "accept_commission_owed" in DECISION_WORDS
+    out = game.handle(
+        SupervisorAction(
+            source="supervisor",
+            who="s01",
+            decision="accept_commission_owed",
+            reason="the player left; the debt is on their card",
+        )
+    )
+    assert of(CommissionOwedAccepted, out) == [
+        CommissionOwedAccepted("s01", "the player left; the debt is on their card", 1, ((2, 50),))
+    ]
+    out = press(table, ConsoleButton.NEXT)
+    assert table.state == "shuffle" and len(of(ShoeEnded, out)) == 1
+    assert table.commission_owed == [0, 50, 0]  # still owed, carried
+    assert table.commission_accepted == [0, 0, 0]  # for that shoe only
+    assert table.commission_unsettled() == [(2, 50)]
+
+
+def test_commission_account_house_procedure_owed_after_the_acceptance_is_settled_again() -> None:
+    table = betting_table(boxes=3)
+    table.commission_owed[0] = 50
+    table.accept_commission_owed("s01", "box 1 left")
+    last_coup_banker_wins(table)  # box 2 owes after the acceptance
+    with pytest.raises(IllegalAction, match=r"box 2 owes 0\.50") as refused:
+        table.end_coup()
+    assert "box 1" not in refused.value.reason  # box 1's was accepted
+    table.accept_commission_owed("s01", "box 2 left too")
+    table.end_coup()
+    assert table.state == "shuffle"
+
+
+@pytest.mark.parametrize(
+    ("who", "reason", "words"),
+    [
+        ("", "left", "is named"),
+        ("s01", " ", "says why"),
+    ],
+)
+def test_commission_account_house_procedure_accepting_is_named_and_says_why(
+    who: str, reason: str, words: str
+) -> None:
+    table = betting_table(boxes=3)
+    table.commission_owed[1] = 50
+    with pytest.raises(IllegalAction, match=words) as refused:
+        table.accept_commission_owed(who, reason)
+    assert refused.value.rule == COMMISSION_ACCOUNT_RULE
+    assert table.commission_accepted == [0, 0, 0]
+
+
+def test_commission_account_house_procedure_accepting_between_coups_and_only_what_is_owed() -> None:
+    table = betting_table(boxes=3)
+    with pytest.raises(IllegalAction, match="no box owes commission"):
+        table.accept_commission_owed("s01", "why")
+    table.commission_owed[1] = 50
+    table.place_wager(1, "player", 10)
+    press(table, ConsoleButton.NO_MORE_BETS)
+    with pytest.raises(IllegalAction, match="between coups") as refused:
+        table.accept_commission_owed("s01", "why")
+    assert refused.value.rule == COMMISSION_ACCOUNT_RULE
+    deal(table, card(0))
+    press(table, ConsoleButton.VOID_HAND)  # the dealer asks for a void: held
+    with pytest.raises(IllegalAction, match="on HOLD"):
+        table.accept_commission_owed("s01", "why")
