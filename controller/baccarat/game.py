@@ -14,7 +14,7 @@ from typing import Any
 
 from controller.baccarat import records
 from controller.baccarat.display import snapshot
-from controller.baccarat.phases import DEALING
+from controller.baccarat.phases import BETWEEN_COUPS, DEALING
 from controller.baccarat.records import CoupResult, HoldDecision, Payout
 from controller.baccarat.rules import CARDS_RULE, BaccaratRules
 from controller.baccarat.table import BaccaratTable
@@ -40,11 +40,25 @@ ACCEPT_COMMISSION_OWED = DecisionOffer(
     "Accept the commission owed: the shoe may end with it on the boxes' accounts, with the "
     "reason (commission account, house procedure)",
 )
-BETWEEN_COUPS = {
+ORDER_SHUFFLE = DecisionOffer(
+    "order_shuffle",
+    "Shuffle now: the shoe ends between coups, as the cutting card would end it, with the "
+    "reason (shuffle ordered by a supervisor, house procedure)",
+)
+DECIDED_BETWEEN_COUPS = {
     ACCEPT_COMMISSION_OWED.decision: BaccaratTable.accept_commission_owed,
+    ORDER_SHUFFLE.decision: BaccaratTable.order_shuffle,
 }
 _OFFERED = offers(*HOLD_DECISIONS)
-_WITH_COMMISSION = offers(*HOLD_DECISIONS, ACCEPT_COMMISSION_OWED)
+_BETWEEN = {
+    (owed, shuffle): offers(
+        *HOLD_DECISIONS,
+        *([ACCEPT_COMMISSION_OWED] if owed else []),
+        *([ORDER_SHUFFLE] if shuffle else []),
+    )
+    for owed in (False, True)
+    for shuffle in (False, True)
+}
 
 
 class BaccaratGame(TableGame):
@@ -62,14 +76,14 @@ class BaccaratGame(TableGame):
 
     def offered(self) -> list[dict[str, Any]]:
         table = self.table
-        between = table.state not in DEALING and table.state != "hold"
-        if between and any(table.commission_owed):
-            return list(_WITH_COMMISSION)
-        return list(_OFFERED)
+        state = table.state
+        if state in DEALING or state == "hold":
+            return list(_OFFERED)
+        return list(_BETWEEN[any(table.commission_owed), state in BETWEEN_COUPS])
 
     def decide(self, event: SupervisorAction) -> None:
         """A HOLD's clear, or a decision between coups with the supervisor's reason."""
-        between = BETWEEN_COUPS.get(event.decision)
+        between = DECIDED_BETWEEN_COUPS.get(event.decision)
         if between is None:
             self.table.supervisor_clear(event.who, event.decision)
         else:
@@ -93,7 +107,7 @@ SPEC = GameSpec(
     console={name: getattr(BaccaratTable, name) for name in CONSOLE},
     decisions={
         **{d.value: BaccaratTable.supervisor_clear for d in HoldDecision},
-        **BETWEEN_COUPS,
+        **DECIDED_BETWEEN_COUPS,
     },
     from_limits=wager_limits,
     decks=lambda rules: int(rules.decks),

@@ -28,6 +28,7 @@ __all__ = [
     "Payout",
     "ShoeEnded",
     "ShuffleConfirmed",
+    "ShuffleOrdered",
     "Violation",
     "WagerPlaced",
 ]
@@ -127,3 +128,15 @@ class CommissionOwedAccepted:
     reason: str
     shoe: int
     owed: tuple[tuple[int, int], ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ShuffleOrdered:
+    """A supervisor (named, saying why) ordered the shoe shuffled between coups: shoe
+    ``shoe`` ends after ``coups`` coups, as the cutting card would end it (`ShoeEnded`
+    follows), and a new shoe is due (shuffle ordered by a supervisor, house procedure)."""
+
+    who: str
+    reason: str
+    shoe: int
+    coups: int

@@ -30,6 +30,7 @@ __all__ = [
     "POINT_COUNT_RULE",
     "ROUNDING_RULE",
     "SHUFFLE_RULE",
+    "SUPERVISOR_SHUFFLE_RULE",
     "TABLE_OF_PLAY",
     "TIE_RULE",
     "VOID_RULE",
@@ -60,6 +61,7 @@ CUT_CARD_RULE = "cutting card (casino procedure)"  # the cut card, then one more
 SHUFFLE_RULE = "shuffle (casino procedure)"  # a new shoe is shuffled before it is dealt
 # This controller's house procedures (docs/baccarat.md says why each is ours)
 COMMISSION_ACCOUNT_RULE = "commission account (house procedure)"  # settled before a shoe ends
+SUPERVISOR_SHUFFLE_RULE = "shuffle ordered by a supervisor (house procedure)"  # ends the shoe
 
 
 class Variant(StrEnum):

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from controller.baccarat import tableau
 from controller.baccarat.calls import Due, card_due, stray_card
-from controller.baccarat.phases import DEALING, FACTS, LAMPS, Phases
+from controller.baccarat.phases import BETWEEN_COUPS, DEALING, FACTS, LAMPS, Phases
 from controller.baccarat.records import (
     ActionRefused,
     BetsClosed,
@@ -38,6 +38,7 @@ from controller.baccarat.records import (
     Payout,
     ShoeEnded,
     ShuffleConfirmed,
+    ShuffleOrdered,
     Violation,
     WagerPlaced,
 )
@@ -46,6 +47,7 @@ from controller.baccarat.rules import (
     COMMISSION_ACCOUNT_RULE,
     COMMISSION_RULE,
     SHUFFLE_RULE,
+    SUPERVISOR_SHUFFLE_RULE,
     VOID_RULE,
     WAGERS_RULE,
     BaccaratRules,
@@ -455,6 +457,41 @@ class BaccaratTable(GameTable):
         self.commission_accepted = list(self.commission_owed)
         record = CommissionOwedAccepted(who, reason.strip(), self.shoe.number, tuple(owed))
         self._out.append(record)
+        return record
+
+    def verify_order_shuffle(self, who: str, reason: str) -> None:
+        if not who.strip():
+            refuse(SUPERVISOR_SHUFFLE_RULE, "a supervisor ordering a shuffle is named")
+        if not reason.strip():
+            refuse(SUPERVISOR_SHUFFLE_RULE, "a supervisor ordering a shuffle says why")
+        self._hold.verify_not_held()
+        state = self._phases.state
+        if state in DEALING:
+            refuse(
+                WAGERS_RULE,
+                "a coup is being dealt: its wagers stand until it is settled or void, so "
+                "the shoe is shuffled between coups",
+            )
+        if state not in BETWEEN_COUPS:  # the shuffle: a new shoe is already due
+            refuse(SHUFFLE_RULE, "a new shoe is already due: shuffle it and confirm SHUFFLED")
+        if state == "betting" and any(self.bets):
+            refuse(
+                SUPERVISOR_SHUFFLE_RULE,
+                "wagers are on the layout: they come down (or the coup is dealt) before "
+                "the shoe is shuffled",
+            )
+        self.verify_shoe_may_end()
+
+    def order_shuffle(self, who: str, reason: str = "") -> ShuffleOrdered:
+        """A supervisor (named, saying why) ends the shoe between coups, as the cutting
+        card would: its audit is reported and a new shoe is due (shuffled, confirmed,
+        burned; its roads start afresh). Refused during a coup, on HOLD, with wagers on
+        the layout, and while a box owes commission nobody accepted."""
+        self.verify_order_shuffle(who, reason)
+        shoe = self.shoe
+        record = ShuffleOrdered(who, reason.strip(), shoe.number, shoe.coups)
+        self._out.append(record)
+        self._end_shoe("order_shuffle")
         return record
 
     # --- the HOLD ---------------------------------------------------------------------------

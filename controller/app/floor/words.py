@@ -38,6 +38,7 @@ DECISION_WORDS = {
     "change_wager": "changed a wager",
     "override_limit": "overrode the table limit",
     "accept_commission_owed": "accepted commission owed at the shoe's end",
+    "order_shuffle": "ordered the shoe shuffled",
 }
 
 

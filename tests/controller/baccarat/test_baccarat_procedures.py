@@ -1,6 +1,7 @@
-"""Baccarat's procedures that no NZ text we have gives (issue #28), each named after the
-procedure it pins: the commission account settled before a shoe ends (commission account,
-house procedure), and the supervisor's decision that accepts it owed."""
+"""Baccarat's procedures that no NZ text we have gives, each test named after the procedure
+it pins: the commission account settled before a shoe ends (commission account, house
+procedure) with the supervisor's decision that accepts it owed, and the supervisor's
+shuffle mid-shoe (shuffle ordered by a supervisor, house procedure)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,15 @@ from controller.baccarat.records import (
     CommissionCollected,
     CommissionOwedAccepted,
     ShoeEnded,
+    ShuffleOrdered,
 )
-from controller.baccarat.rules import COMMISSION_ACCOUNT_RULE, BaccaratRules
+from controller.baccarat.rules import (
+    COMMISSION_ACCOUNT_RULE,
+    SHUFFLE_RULE,
+    SUPERVISOR_SHUFFLE_RULE,
+    WAGERS_RULE,
+    BaccaratRules,
+)
 from controller.baccarat.table import BaccaratTable
 from controller.errors import IllegalAction
 from controller.ports import ConsoleButton, SupervisorAction
@@ -149,3 +157,107 @@ def test_commission_account_house_procedure_accepting_between_coups_and_only_wha
     press(table, ConsoleButton.VOID_HAND)  # the dealer asks for a void: held
     with pytest.raises(IllegalAction, match="on HOLD"):
         table.accept_commission_owed("s01", "why")
+
+
+# --- the supervisor's shuffle mid-shoe (shuffle ordered by a supervisor, house procedure) --
+
+
+def order(game: Any, who: str = "s01", reason: str = "a card was seen marked") -> list[Any]:
+    out: list[Any] = game.handle(
+        SupervisorAction(source="supervisor", who=who, decision="order_shuffle", reason=reason)
+    )
+    return out
+
+
+def settled_coup(table: BaccaratTable) -> None:
+    """One coup on box 1's Player (no commission owed), Player natural 8 against 0."""
+    table.place_wager(1, "player", 10)
+    press(table, ConsoleButton.NO_MORE_BETS)
+    deal(table, *initial(8, 0))
+    assert table.state == "settlement"
+
+
+@pytest.mark.parametrize("between", ["settlement", "betting", "burn"])
+def test_supervisor_shuffle_house_procedure_ends_the_shoe_between_coups(between: str) -> None:
+    """Journaled with who and why, then the shoe's end and its audit as the cutting card
+    would give; a new shoe is due, and its roads start afresh once it is shuffled."""
+    game = SPEC.make(BaccaratRules(boxes=3, burn_by_first_card=between == "burn"))
+    table = game.table
+    table.shuffled()
+    if between != "burn":
+        settled_coup(table)
+        if between == "betting":
+            press(table, ConsoleButton.NEXT)
+    assert table.state == between
+    assert "order_shuffle" in {d["decision"] for d in game.view()["decisions"]}
+    coups = table.shoe.coups
+    out = order(game)
+    assert of(ShuffleOrdered, out) == [ShuffleOrdered("s01", "a card was seen marked", 1, coups)]
+    ended = of(ShoeEnded, out)
+    assert len(ended) == 1 and (ended[0].shoe, ended[0].coups) == (1, coups)
+    assert table.state == "shuffle" and table.gate_locked is True
+    assert game.view()["next_action"] == "New shoe: shuffle the cards and confirm SHUFFLED"
+    table.shuffled()
+    assert table.shoe.number == 2 and table.shoe.results == []
+    assert game.view()["results"] == [] and game.view()["roads"]["counts"]["player"] == 0
+
+
+@pytest.mark.parametrize("cards", [0, 1, 3])  # the Initial Deal begun, or the Player's third due
+def test_supervisor_shuffle_house_procedure_refused_during_a_coup(cards: int) -> None:
+    """Not mid-coup: its wagers stand until it is settled or void (NSW Mini Baccarat 5)."""
+    game = SPEC.make(BaccaratRules(boxes=3, burn_by_first_card=False))
+    table = game.table
+    table.shuffled()
+    table.place_wager(1, "player", 10)
+    press(table, ConsoleButton.NO_MORE_BETS)
+    if cards:
+        deal(table, *initial(1, 1)[:cards])
+    assert table.state in ("initial_deal", "player_third")
+    assert "order_shuffle" not in {d["decision"] for d in game.view()["decisions"]}
+    with pytest.raises(IllegalAction, match="a coup is being dealt") as refused:
+        order(game)
+    assert refused.value.rule == WAGERS_RULE
+    assert table.state in ("initial_deal", "player_third") and table.shoe.number == 1
+
+
+def test_supervisor_shuffle_house_procedure_named_with_a_reason() -> None:
+    table = betting_table(boxes=3)
+    for who, reason, words in (("", "why", "is named"), ("s01", "", "says why")):
+        with pytest.raises(IllegalAction, match=words) as refused:
+            table.order_shuffle(who, reason)
+        assert refused.value.rule == SUPERVISOR_SHUFFLE_RULE
+    assert table.state == "betting"
+
+
+def test_supervisor_shuffle_house_procedure_refused_with_wagers_on_the_layout() -> None:
+    table = betting_table(boxes=3)
+    table.place_wager(2, "tie", 10)
+    with pytest.raises(IllegalAction, match="wagers are on the layout") as refused:
+        table.order_shuffle("s01", "why")
+    assert refused.value.rule == SUPERVISOR_SHUFFLE_RULE
+    table.place_wager(2, "tie", 0)  # taken down
+    table.order_shuffle("s01", "why")
+    assert table.state == "shuffle"
+
+
+def test_supervisor_shuffle_house_procedure_refused_on_hold_and_when_a_shoe_is_due() -> None:
+    table = BaccaratTable(BaccaratRules(boxes=3))
+    with pytest.raises(IllegalAction, match="already due") as refused:
+        table.order_shuffle("s01", "why")
+    assert refused.value.rule == SHUFFLE_RULE
+    table = betting_table(boxes=3)
+    deal(table, card(3))  # a card before NO MORE BETS: HOLD
+    with pytest.raises(IllegalAction, match="on HOLD"):
+        table.order_shuffle("s01", "why")
+
+
+def test_supervisor_shuffle_house_procedure_and_the_commission_account() -> None:
+    """The shoe it ends is held to the commission account as any other."""
+    table = betting_table(boxes=3)
+    table.commission_owed[1] = 50
+    with pytest.raises(IllegalAction, match="cannot end with commission owed") as refused:
+        table.order_shuffle("s01", "why")
+    assert refused.value.rule == COMMISSION_ACCOUNT_RULE
+    table.accept_commission_owed("s01", "box 2 left")
+    table.order_shuffle("s01", "why")
+    assert table.state == "shuffle" and table.commission_owed == [0, 50, 0]
