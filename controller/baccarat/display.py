@@ -14,7 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from controller.baccarat import roads
 from controller.baccarat.phases import DEALING
-from controller.baccarat.rules import COMMISSION_ACCOUNT_RULE, COMMISSION_RULE, Bet
+from controller.baccarat.rules import (
+    COMMISSION_ACCOUNT_RULE,
+    COMMISSION_RULE,
+    DEALING_STYLE_TERMS,
+    Bet,
+)
 from controller.baccarat.settlement import collect
 from controller.game.records import cite
 
@@ -158,6 +163,8 @@ def snapshot(table: BaccaratTable) -> dict[str, Any]:
         },
         "rules": {
             "variant": rules.variant.value,
+            "dealing_style": rules.dealing_style.value,  # A, or B: seated players handle
+            "dealing_style_terms": DEALING_STYLE_TERMS,
             "commission_percent": rules.commission_percent,
             "commission_rule": COMMISSION_RULE,
             "chip_unit": rules.chip_unit,

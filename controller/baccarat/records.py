@@ -61,10 +61,13 @@ class BetsClosed:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class ShuffleConfirmed:
-    """The dealer confirmed the new shoe shuffled; ``burn``: the first card decides the burn."""
+    """The dealer confirmed the new shoe shuffled; ``burn``: the first card decides the burn;
+    ``dealing_style``: who handles the cards this shoe ("A", or "B": seated players handle
+    the hands, the NZ definitions of "Banker" and "Player")."""
 
     shoe: int
     burn: bool
+    dealing_style: str = "A"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -413,7 +413,9 @@ class BaccaratTable(GameTable):
         self._phases.fire("shuffled")
         self.shoe.new_shoe()
         self.audit.shuffled()
-        record = ShuffleConfirmed(self.shoe.number, self.shoe.burn_first)
+        record = ShuffleConfirmed(
+            self.shoe.number, self.shoe.burn_first, self.rules.dealing_style.value
+        )
         self._out.append(record)
         if self.shoe.burn_done:
             self._open_betting("open_betting")

@@ -1,7 +1,9 @@
 """Baccarat's procedures that no NZ text we have gives, each test named after the procedure
 it pins: the commission account settled before a shoe ends (commission account, house
 procedure) with the supervisor's decision that accepts it owed, and the supervisor's
-shuffle mid-shoe (shuffle ordered by a supervisor, house procedure)."""
+shuffle mid-shoe (shuffle ordered by a supervisor, house procedure); and Dealing Style B,
+which the NZ definitions of "Banker" and "Player" name: recorded and shown, the cards read
+the same."""
 
 from __future__ import annotations
 
@@ -16,18 +18,21 @@ from controller.baccarat.records import (
     CommissionCollected,
     CommissionOwedAccepted,
     ShoeEnded,
+    ShuffleConfirmed,
     ShuffleOrdered,
 )
 from controller.baccarat.rules import (
     COMMISSION_ACCOUNT_RULE,
+    DEALING_STYLE_TERMS,
     SHUFFLE_RULE,
     SUPERVISOR_SHUFFLE_RULE,
     WAGERS_RULE,
     BaccaratRules,
+    DealingStyle,
 )
 from controller.baccarat.table import BaccaratTable
-from controller.errors import IllegalAction
-from controller.ports import ConsoleButton, SupervisorAction
+from controller.errors import ConfigError, IllegalAction
+from controller.ports import ConsoleAction, ConsoleButton, SupervisorAction
 from tests.support.baccarat import betting_table, card, cut_card, deal, initial, of, press
 
 
@@ -261,3 +266,32 @@ def test_supervisor_shuffle_house_procedure_and_the_commission_account() -> None
     table.accept_commission_owed("s01", "box 2 left")
     table.order_shuffle("s01", "why")
     assert table.state == "shuffle" and table.commission_owed == [0, 50, 0]
+
+
+# --- Dealing Style B (the definitions of "Banker" and "Player", G98-260, G04-1313) -------
+
+
+def test_dealing_style_b_definitions_recorded_at_the_shoes_start_and_shown() -> None:
+    """The style is a setting (A by default), in each shoe's start record and the view."""
+    assert BaccaratRules().dealing_style is DealingStyle.A
+    game = SPEC.make(BaccaratRules(boxes=3, burn_by_first_card=False, dealing_style="B"))
+    out = game.handle(ConsoleAction(source="console", action="shuffled", args={}))
+    assert of(ShuffleConfirmed, out) == [ShuffleConfirmed(1, False, "B")]
+    rules = game.view()["rules"]
+    assert (rules["dealing_style"], rules["dealing_style_terms"]) == ("B", DEALING_STYLE_TERMS)
+    with pytest.raises(ConfigError, match="dealing_style: 'A' or 'B', not 'C'"):
+        BaccaratRules(dealing_style="C")  # type: ignore[arg-type]
+
+
+def test_dealing_style_b_definitions_the_same_cards_in_the_same_order() -> None:
+    """Style B changes who handles the cards, not what the controller reads: the same
+    cards from the shoe give the same coup, call for call, record for record."""
+
+    def coup(style: str) -> list[Any]:
+        table = betting_table(boxes=3, dealing_style=style)
+        table.place_wager(1, "banker", 20)
+        press(table, ConsoleButton.NO_MORE_BETS)
+        out = [*deal(table, *initial(4, 5)), table.due()]
+        return out + deal(table, card(5), card(0))
+
+    assert coup("B") == coup("A")
