@@ -119,7 +119,11 @@ class BaccaratDealer:
         return "no more bets"
 
     def _settle(self, view: dict[str, Any], coup: object) -> str:
-        before_end = (view.get("shoe") or {}).get("commission_before_end") or ()
+        shoe = view.get("shoe") or {}
+        last = shoe.get("last_coup")
+        now = view.get("coup")
+        ending = isinstance(last, int) and isinstance(now, int) and now >= last
+        before_end = shoe.get("commission_before_end") or () if ending else ()
         if before_end:  # the shoe cannot end with commission owed: collect it first
             box = before_end[0]["box"]
             self.hands.console("collect_commission", box=box)
