@@ -62,7 +62,7 @@ def next_action(table: BaccaratTable) -> str:
             return f"{words}: pay and collect, then NEXT"
         unsettled = _commission_unsettled(table)
         if unsettled:
-            owing = ", ".join(f"box {b['box']} {b['to_collect']}" for b in unsettled)
+            owing = ", ".join(f"box {b['box']}: {b['to_collect']}" for b in unsettled)
             return (
                 f"{words}: pay and collect, collect the commission ({owing}; "
                 f"{COMMISSION_ACCOUNT_RULE}), then NEXT ends the shoe"

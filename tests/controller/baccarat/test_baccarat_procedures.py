@@ -80,7 +80,7 @@ def test_commission_account_house_procedure_the_display_says_which_boxes_owe_wha
         {"box": 3, "owed": 100, "to_collect": 5},
     ]
     assert view["next_action"] == (
-        "Banker wins 9 to 0: pay and collect, collect the commission (box 2 5, box 3 5; "
+        "Banker wins 9 to 0: pay and collect, collect the commission (box 2: 5, box 3: 5; "
         f"{COMMISSION_ACCOUNT_RULE}), then NEXT ends the shoe"
     )
     table.collect_commission(2)
