@@ -5,9 +5,9 @@ Like `sim_hardware.dealer.BlackjackDealer`, it looks only at what the status dis
 shuffles a new shoe and confirms SHUFFLED on the console, burns the cards the display asks
 for, keys the players' wagers on the console, calls NO MORE BETS, draws each card the
 display says is due (the Table of Play is the controller's business: the dealer just deals
-what the screen asks for), collects a box's commission now and then, and presses NEXT. It
-acts only through the table's devices (`TableHands`) and knows nothing of the controller's
-code. Randomness comes from the injected `random.Random`.
+what the screen asks for), collects a box's commission now and then (and every box's before
+the shoe ends), and presses NEXT. It acts only through the table's devices (`TableHands`)
+and knows nothing of the controller's code. Randomness comes from the injected `random.Random`.
 
 With chip readers (``chips``, `ChipHands`) the players' wagers are chips stacked on the
 betting areas' spots (``banker3``, ``player_pair3``: docs/baccarat.md), read by the
@@ -146,6 +146,15 @@ class BaccaratDealer(PaysByChips):
         return "no more bets"
 
     def _settle(self, view: dict[str, Any], coup: object) -> str:
+        shoe = view.get("shoe") or {}
+        last = shoe.get("last_coup")
+        now = view.get("coup")
+        ending = isinstance(last, int) and isinstance(now, int) and now >= last
+        before_end = shoe.get("commission_before_end") or () if ending else ()
+        if before_end:  # the shoe cannot end with commission owed: collect it first
+            box = before_end[0]["box"]
+            self.hands.console("collect_commission", box=box)
+            return f"collect box {box}'s commission before the shoe ends"
         owing = [b["number"] for b in view.get("boxes", ()) if b.get("commission_to_collect")]
         if owing and self.rng.random() < 0.25:
             box = self.rng.choice(owing)

@@ -14,7 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from controller.baccarat import roads
 from controller.baccarat.phases import DEALING
-from controller.baccarat.rules import COMMISSION_RULE, Bet
+from controller.baccarat.rules import (
+    COMMISSION_ACCOUNT_RULE,
+    COMMISSION_RULE,
+    DEALING_STYLE_TERMS,
+    Bet,
+)
 from controller.baccarat.settlement import collect
 from controller.game.records import cite
 
@@ -53,11 +58,19 @@ def next_action(table: BaccaratTable) -> str:
             high = max(result.player_total, result.banker_total)
             low = min(result.player_total, result.banker_total)
             words = f"{result.winner.capitalize()} wins {high} to {low}"
-        then = "NEXT ends the shoe" if table.shoe.is_last(table.coup) else "then NEXT"
         wrong = [m.text for m in table.payout_check.open.values()]
         if wrong:  # what the chips show against what the rules pay, box by box
             return f"{words}: {'; '.join(wrong)}: correct the spot, or a supervisor accepts"
-        return f"{words}: pay and collect, {then}"
+        if not table.shoe.is_last(table.coup):
+            return f"{words}: pay and collect, then NEXT"
+        unsettled = _commission_unsettled(table)
+        if unsettled:
+            owing = ", ".join(f"box {b['box']}: {b['to_collect']}" for b in unsettled)
+            return (
+                f"{words}: pay and collect, collect the commission ({owing}; "
+                f"{COMMISSION_ACCOUNT_RULE}), then NEXT ends the shoe"
+            )
+        return f"{words}: pay and collect, NEXT ends the shoe"
     return state
 
 
@@ -80,11 +93,22 @@ def _boxes(table: BaccaratTable) -> list[dict[str, Any]]:
                 "bets": {bet.value: bets[bet] for bet in Bet if bet in bets},
                 "commission_owed": owed,  # hundredths of a chip unit, exact
                 "commission_to_collect": to_collect,  # whole chips, rounded up (COMMISSION_RULE)
+                "commission_accepted": table.commission_accepted[number - 1],  # by a supervisor
                 "payouts": payouts,
                 "mismatch": "; ".join(wrong),  # the chips disagree with the payout, in words
             }
         )
     return boxes
+
+
+def _commission_unsettled(table: BaccaratTable) -> list[dict[str, int]]:
+    """The boxes whose commission must be collected (or accepted owed by a supervisor)
+    before the shoe ends: what each owes (hundredths) and the chips to collect."""
+    unit = table.rules.chip_unit
+    return [
+        {"box": box, "owed": owed, "to_collect": collect(owed, unit)[0]}
+        for box, owed in table.commission_unsettled()
+    ]
 
 
 def _roads(table: BaccaratTable) -> dict[str, Any]:
@@ -133,6 +157,8 @@ def snapshot(table: BaccaratTable) -> dict[str, Any]:
             "burn_first": shoe.burn_first,
             "burns_due": shoe.burns_due,
             "shuffle_due": table.state == "shuffle",
+            # to collect (or a supervisor accepts owed) before the shoe may end
+            "commission_before_end": _commission_unsettled(table),
         },
         "hold": _hold(table),
         "violations": [v.as_dict() for v in table.violations],
@@ -144,6 +170,8 @@ def snapshot(table: BaccaratTable) -> dict[str, Any]:
         },
         "rules": {
             "variant": rules.variant.value,
+            "dealing_style": rules.dealing_style.value,  # A, or B: seated players handle
+            "dealing_style_terms": DEALING_STYLE_TERMS,
             "commission_percent": rules.commission_percent,
             "commission_rule": COMMISSION_RULE,
             "chip_unit": rules.chip_unit,

@@ -14,6 +14,7 @@ from typing import Any
 
 from controller.baccarat import records
 from controller.baccarat.display import snapshot
+from controller.baccarat.phases import BETWEEN_COUPS, DEALING
 from controller.baccarat.records import CoupResult, HoldDecision, Payout
 from controller.baccarat.rules import CARDS_RULE, SETTLEMENT_RULE, BaccaratRules
 from controller.baccarat.table import BaccaratTable
@@ -41,8 +42,21 @@ ACCEPT_PAYOUT = DecisionOffer(
     f"Accept the payout difference on a box ({SETTLEMENT_RULE}), with the reason",
     "box",
 )
-_OFFERED = offers(*HOLD_DECISIONS)
-_WITH_PAYOUT = offers(*HOLD_DECISIONS, ACCEPT_PAYOUT)
+# Not a HOLD's: decisions between coups, each with the supervisor's reason.
+ACCEPT_COMMISSION_OWED = DecisionOffer(
+    "accept_commission_owed",
+    "Accept the commission owed: the shoe may end with it on the boxes' accounts, with the "
+    "reason (commission account, house procedure)",
+)
+ORDER_SHUFFLE = DecisionOffer(
+    "order_shuffle",
+    "Shuffle now: the shoe ends between coups, as the cutting card would end it, with the "
+    "reason (shuffle ordered by a supervisor, house procedure)",
+)
+DECIDED_BETWEEN_COUPS = {
+    ACCEPT_COMMISSION_OWED.decision: BaccaratTable.accept_commission_owed,
+    ORDER_SHUFFLE.decision: BaccaratTable.order_shuffle,
+}
 
 
 class BaccaratGame(TableGame):
@@ -59,17 +73,28 @@ class BaccaratGame(TableGame):
         return snapshot(self.table)
 
     def offered(self) -> list[dict[str, Any]]:
-        return list(_WITH_PAYOUT if self.table.payout_check.open else _OFFERED)
+        table = self.table
+        state = table.state
+        between = state not in DEALING and state != "hold"
+        return offers(
+            *HOLD_DECISIONS,
+            *([ACCEPT_PAYOUT] if table.payout_check.open else []),
+            *([ACCEPT_COMMISSION_OWED] if between and any(table.commission_owed) else []),
+            *([ORDER_SHUFFLE] if between and state in BETWEEN_COUPS else []),
+        )
 
     def decide(self, event: SupervisorAction) -> None:
-        """A HOLD's decision (the table's ``supervisor_clear``), or a payout difference a
-        supervisor accepts on a box, with the reason (``accept_payout``)."""
+        """A HOLD's clear; a payout difference a supervisor accepts on a box
+        (``accept_payout``); or a decision between coups; each of the last with the reason."""
+        reason = event.reason or str(event.args.get("reason") or "")
+        between = DECIDED_BETWEEN_COUPS.get(event.decision)
         if event.decision == "accept_payout":
             box = event.args.get("box")
             if type(box) is not int:
                 raise IllegalAction(SETTLEMENT_RULE, "accept_payout names the box, a whole number")
-            reason = event.reason or event.args.get("reason") or ""
-            self.table.accept_payout(event.who, box, str(reason))
+            self.table.accept_payout(event.who, box, reason)
+        elif between is not None:
+            between(self.table, event.who, reason)
         else:
             self.table.supervisor_clear(event.who, event.decision)
 
@@ -91,6 +116,7 @@ SPEC = GameSpec(
     decisions={
         **{d.value: BaccaratTable.supervisor_clear for d in HoldDecision},
         "accept_payout": BaccaratTable.accept_payout,
+        **DECIDED_BETWEEN_COUPS,
     },
     from_limits=wager_limits,
     decks=lambda rules: int(rules.decks),

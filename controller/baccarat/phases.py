@@ -16,6 +16,7 @@ from controller.baccarat.rules import (
     BURN_RULE,
     CUT_CARD_RULE,
     SHUFFLE_RULE,
+    SUPERVISOR_SHUFFLE_RULE,
     TABLE_OF_PLAY,
     VOID_RULE,
     WAGERS_RULE,
@@ -24,7 +25,17 @@ from controller.game.machine import HOLD_FACTS, PhaseFacts, PhaseModel, fire
 from controller.game.records import HOLD_PROCEDURE
 from controller.ports import Lamp, LampPattern
 
-__all__ = ["DEALING", "FACTS", "LAMPS", "STATES", "TRANSITIONS", "TRIGGER_RULES", "Phase", "Phases"]
+__all__ = [
+    "BETWEEN_COUPS",
+    "DEALING",
+    "FACTS",
+    "LAMPS",
+    "STATES",
+    "TRANSITIONS",
+    "TRIGGER_RULES",
+    "Phase",
+    "Phases",
+]
 
 
 class Phase(StrEnum):
@@ -41,6 +52,8 @@ class Phase(StrEnum):
 STATES = [p.value for p in Phase]
 _LIVE = [s for s in STATES if s != Phase.HOLD]
 DEALING = frozenset({Phase.INITIAL_DEAL, Phase.PLAYER_THIRD, Phase.BANKER_THIRD})  # a card due
+# between coups, where a supervisor may order the shoe shuffled (not during a coup)
+BETWEEN_COUPS = frozenset({Phase.BURN, Phase.BETTING, Phase.SETTLEMENT})
 _DRAWING = ["initial_deal", "player_third", "banker_third"]
 
 TRANSITIONS: list[dict[str, Any]] = [
@@ -52,6 +65,7 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "settle", "source": _DRAWING, "dest": "settlement"},
     {"trigger": "next_coup", "source": "settlement", "dest": "betting"},
     {"trigger": "end_shoe", "source": "settlement", "dest": "shuffle"},
+    {"trigger": "order_shuffle", "source": ["burn", "betting", "settlement"], "dest": "shuffle"},
     {"trigger": "raise_hold", "source": _LIVE, "dest": "hold"},
     {"trigger": "void_coup", "source": "hold", "dest": "settlement"},
     *({"trigger": f"resume_{s}", "source": "hold", "dest": s} for s in _LIVE),
@@ -66,6 +80,7 @@ TRIGGER_RULES: dict[str, str] = {
     "settle": TABLE_OF_PLAY,
     "next_coup": WAGERS_RULE,
     "end_shoe": CUT_CARD_RULE,
+    "order_shuffle": SUPERVISOR_SHUFFLE_RULE,
     "raise_hold": HOLD_PROCEDURE,
     "void_coup": VOID_RULE,
     **{f"resume_{s}": HOLD_PROCEDURE for s in _LIVE},

@@ -19,6 +19,7 @@ __all__ = [
     "BetsClosed",
     "CardBurned",
     "CommissionCollected",
+    "CommissionOwedAccepted",
     "CoupResult",
     "CoupSettled",
     "CutCardOut",
@@ -27,6 +28,7 @@ __all__ = [
     "Payout",
     "ShoeEnded",
     "ShuffleConfirmed",
+    "ShuffleOrdered",
     "Violation",
     "WagerPlaced",
 ]
@@ -59,10 +61,13 @@ class BetsClosed:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class ShuffleConfirmed:
-    """The dealer confirmed the new shoe shuffled; ``burn``: the first card decides the burn."""
+    """The dealer confirmed the new shoe shuffled; ``burn``: the first card decides the burn;
+    ``dealing_style``: who handles the cards this shoe ("A", or "B": seated players handle
+    the hands, the NZ definitions of "Banker" and "Player")."""
 
     shoe: int
     burn: bool
+    dealing_style: str = "A"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -114,3 +119,27 @@ class CommissionCollected:
     owed: int
     collected: int
     rounding: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CommissionOwedAccepted:
+    """A supervisor (named, saying why) accepted that shoe ``shoe`` ends with these
+    commission accounts owed, ``(box, hundredths)`` each: they stay on the boxes' accounts
+    (commission account, house procedure)."""
+
+    who: str
+    reason: str
+    shoe: int
+    owed: tuple[tuple[int, int], ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ShuffleOrdered:
+    """A supervisor (named, saying why) ordered the shoe shuffled between coups: shoe
+    ``shoe`` ends after ``coups`` coups, as the cutting card would end it (`ShoeEnded`
+    follows), and a new shoe is due (shuffle ordered by a supervisor, house procedure)."""
+
+    who: str
+    reason: str
+    shoe: int
+    coups: int

@@ -21,8 +21,10 @@ from controller.game.chips import WinningsPaid
 __all__ = [
     "BURN_RULE",
     "CARDS_RULE",
+    "COMMISSION_ACCOUNT_RULE",
     "COMMISSION_RULE",
     "CUT_CARD_RULE",
+    "DEALING_STYLE_TERMS",
     "DIFFERENTIAL_RULE",
     "INITIAL_DEAL_RULE",
     "NATURAL_RULE",
@@ -31,12 +33,14 @@ __all__ = [
     "ROUNDING_RULE",
     "SETTLEMENT_RULE",
     "SHUFFLE_RULE",
+    "SUPERVISOR_SHUFFLE_RULE",
     "TABLE_OF_PLAY",
     "TIE_RULE",
     "VOID_RULE",
     "WAGERS_RULE",
     "BaccaratRules",
     "Bet",
+    "DealingStyle",
     "Variant",
 ]
 
@@ -49,6 +53,9 @@ POINT_COUNT_RULE = "4.2"  # point values, by the definition of Point Count (G98-
 COMMISSION_RULE = "5.10(b)"  # commission off a winning Banker wager (G04-1313; 5.7(b) in 1998)
 DIFFERENTIAL_RULE = "Table Differential"  # Banker stakes less Player stakes (G98-260)
 VOID_RULE = "Void"  # Division 1 definition (G98-191): a void round has no result
+# the definitions of "Banker" and "Player" (G98-260, G04-1313): seated players who handle
+# the hands in Dealing Style B; the rules they point to (8.x) were not found
+DEALING_STYLE_TERMS = '"Banker" and "Player" (Dealing Style B)'
 # Not NZ text: the NSW-style Mini Baccarat rules (docs/rules/baccarat.md)
 WAGERS_RULE = "NSW Mini Baccarat 5"  # wagers before the first card; never P and B together
 TIE_RULE = "NSW Mini Baccarat 5 (Tie)"  # Player and Banker are void (stand off) on a tie
@@ -62,6 +69,19 @@ SHUFFLE_RULE = "shuffle (casino procedure)"  # a new shoe is shuffled before it 
 # each spot paid at its wager's odds (beside the stake) or collected before the next coup,
 # and checked by the layout's sensors: the casino's settlement procedure, not NZ text
 SETTLEMENT_RULE = "settlement (casino procedure)"
+
+# This controller's house procedures (docs/baccarat.md says why each is ours)
+COMMISSION_ACCOUNT_RULE = "commission account (house procedure)"  # settled before a shoe ends
+SUPERVISOR_SHUFFLE_RULE = "shuffle ordered by a supervisor (house procedure)"  # ends the shoe
+
+
+class DealingStyle(StrEnum):
+    """Who handles the cards (the NZ definitions of "Banker" and "Player" name Dealing
+    Style B; its rules, and Style A, were not found). The controller reads the same cards
+    from the same shoe in the same order either way: the style is recorded and shown."""
+
+    A = "A"  # the dealer deals and turns every card (our reading: Style A is not defined)
+    B = "B"  # a seated "Player" and "Banker" are given the hands and handle them
 
 
 class Variant(StrEnum):
@@ -131,8 +151,19 @@ class BaccaratRules:
     settlement_check: bool = False
     winnings_paid: WinningsPaid = WinningsPaid.ON_SPOT
     chip_inventory: str = ""
+    # a Player pair or Banker pair wager stands only beside a Banker, Player or Tie wager
+    # of the same box, checked at NO MORE BETS (PAIR_RULE: the casino page requires one;
+    # the NZ text we have is silent, so off by default)
+    pair_needs_main_wager: bool = False
+    dealing_style: DealingStyle = DealingStyle.A  # recorded at each shoe's start and shown
 
     def __post_init__(self) -> None:
+        try:  # the config gives the style as text ("A" or "B")
+            object.__setattr__(self, "dealing_style", DealingStyle(self.dealing_style))
+        except ValueError:
+            raise ConfigError(
+                f"dealing_style: 'A' or 'B', not {self.dealing_style!r} ({DEALING_STYLE_TERMS})"
+            ) from None
         _need(
             self.decks in (6, 8),
             "decks",

@@ -157,6 +157,9 @@ def simulate(
             i = index[payout.bet]
             total[i] += r
             total_sq[i] += r * r
+        if table.shoe.is_last(table.coup):  # the shoe ends only with commission collected
+            for box, _ in table.commission_unsettled():
+                table.collect_commission(box)
         handle(next_)
     seconds, cpu_seconds = clock() - started, time.process_time() - cpu_started
     if progress is not None:

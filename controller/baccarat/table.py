@@ -26,11 +26,12 @@ from __future__ import annotations
 from controller.baccarat import tableau
 from controller.baccarat.calls import Due, card_due, stray_card
 from controller.baccarat.layout import Layout
-from controller.baccarat.phases import DEALING, FACTS, LAMPS, Phases
+from controller.baccarat.phases import BETWEEN_COUPS, DEALING, FACTS, LAMPS, Phases
 from controller.baccarat.records import (
     ActionRefused,
     BetsClosed,
     CommissionCollected,
+    CommissionOwedAccepted,
     CoupResult,
     CoupSettled,
     HoldCleared,
@@ -38,13 +39,16 @@ from controller.baccarat.records import (
     Payout,
     ShoeEnded,
     ShuffleConfirmed,
+    ShuffleOrdered,
     Violation,
     WagerPlaced,
 )
 from controller.baccarat.rules import (
     CARDS_RULE,
+    COMMISSION_ACCOUNT_RULE,
     COMMISSION_RULE,
     SHUFFLE_RULE,
+    SUPERVISOR_SHUFFLE_RULE,
     VOID_RULE,
     WAGERS_RULE,
     BaccaratRules,
@@ -53,7 +57,13 @@ from controller.baccarat.rules import (
 from controller.baccarat.settlement import Stake, balance, collect, settle, void
 from controller.baccarat.shoe import ShoeState
 from controller.baccarat.spots import parse_spot
-from controller.baccarat.wagers import check_commission, check_differential, check_wager, refuse
+from controller.baccarat.wagers import (
+    check_commission,
+    check_differential,
+    check_pairs,
+    check_wager,
+    refuse,
+)
 from controller.cards import Card
 from controller.errors import IllegalAction
 from controller.game.chips import MismatchAccepted, SettlementCheck, check_chips, money
@@ -93,6 +103,8 @@ class BaccaratTable(GameTable):
         self.shoe = ShoeState(rules)  # its number, results, burn and cutting card
         self.bets: list[dict[Bet, int]] = [{} for _ in range(rules.boxes)]
         self.commission_owed = [0] * rules.boxes  # hundredths of a chip unit, per box
+        # what a supervisor let this shoe end owing, per box (hundredths; reset at its end)
+        self.commission_accepted = [0] * rules.boxes
         self.player: list[Card] = []
         self.banker: list[Card] = []
         self.player_total = self.banker_total = 0
@@ -261,14 +273,47 @@ class BaccaratTable(GameTable):
         """NEXT after settlement: the next coup's betting, or the shoe's end once its last
         coup (after the cutting card) is over."""
         self.verify_settled_by_chips()
+        last = self.shoe.is_last(self.coup)
+        if last:
+            self.verify_shoe_may_end()  # refused before anything changes
         if self.layout.check.active:
             self.layout.check.clear()
-        shoe = self.shoe
-        if shoe.is_last(self.coup):
-            self._phases.fire("end_shoe")
-            self._out.append(ShoeEnded(shoe.number, shoe.coups, self.audit.shoe_end()))
+        if last:
+            self._end_shoe("end_shoe")
         else:
             self._open_betting("next_coup")
+
+    def _end_shoe(self, trigger: str) -> None:
+        """The shoe ends: to the shuffle, with its audit; what a supervisor accepted owed
+        is accepted for this shoe only."""
+        shoe = self.shoe
+        self._phases.fire(trigger)
+        self._out.append(ShoeEnded(shoe.number, shoe.coups, self.audit.shoe_end()))
+        self.commission_accepted = [0] * self.rules.boxes
+
+    def commission_unsettled(self) -> list[tuple[int, int]]:
+        """``(box, hundredths)`` of every commission account the shoe may not end with:
+        owed beyond what a supervisor accepted (commission account, house procedure)."""
+        accepted = self.commission_accepted
+        return [
+            (n, owed) for n, owed in enumerate(self.commission_owed, 1) if owed > accepted[n - 1]
+        ]
+
+    def verify_shoe_may_end(self) -> None:
+        """No shoe ends while a box owes commission, unless a supervisor accepted it owed
+        (`accept_commission_owed`): the commission account, a house procedure."""
+        unsettled = self.commission_unsettled()
+        if unsettled:
+            unit = self.rules.chip_unit
+            owing = ", ".join(
+                f"box {n} owes {owed // 100}.{owed % 100:02d} (collect {collect(owed, unit)[0]})"
+                for n, owed in unsettled
+            )
+            refuse(
+                COMMISSION_ACCOUNT_RULE,
+                f"the shoe cannot end with commission owed: {owing}; collect it, or a "
+                "supervisor accepts it owed",
+            )
 
     def _open_betting(self, trigger: str) -> None:
         self._phases.fire(trigger)
@@ -374,6 +419,7 @@ class BaccaratTable(GameTable):
         if self._phases.state != "betting":
             refuse(WAGERS_RULE, f"betting is not open (the table is in {self._phases.state})")
         self.layout.verify_all_backed(self.bets)
+        check_pairs(self.rules, self.bets)
         return check_differential(self.rules, self.bets)
 
     def no_more_bets(self) -> BetsClosed:
@@ -398,7 +444,9 @@ class BaccaratTable(GameTable):
         self._phases.fire("shuffled")
         self.shoe.new_shoe()
         self.audit.shuffled()
-        record = ShuffleConfirmed(self.shoe.number, self.shoe.burn_first)
+        record = ShuffleConfirmed(
+            self.shoe.number, self.shoe.burn_first, self.rules.dealing_style.value
+        )
         self._out.append(record)
         if self.shoe.burn_done:
             self._open_betting("open_betting")
@@ -484,6 +532,66 @@ class BaccaratTable(GameTable):
         records = self.layout.check.accept(who, box, reason)
         self._out.extend(records)
         return records
+
+    # --- the supervisor's decisions between coups -------------------------------------------
+
+    def verify_accept_commission_owed(self, who: str, reason: str) -> list[tuple[int, int]]:
+        if not who.strip():
+            refuse(COMMISSION_ACCOUNT_RULE, "a supervisor accepting commission owed is named")
+        if not reason.strip():
+            refuse(COMMISSION_ACCOUNT_RULE, "a supervisor accepting commission owed says why")
+        self._hold.verify_not_held()
+        if self._phases.state in DEALING:
+            refuse(COMMISSION_ACCOUNT_RULE, "commission owed is accepted between coups")
+        owed = [(n, o) for n, o in enumerate(self.commission_owed, 1) if o]
+        if not owed:
+            refuse(COMMISSION_ACCOUNT_RULE, "no box owes commission")
+        return owed
+
+    def accept_commission_owed(self, who: str, reason: str = "") -> CommissionOwedAccepted:
+        """A supervisor (named, saying why) lets the shoe end with the commission accounts
+        owed as they stand now: they stay on the boxes. More owed after this is collected
+        or accepted again before the shoe ends."""
+        owed = self.verify_accept_commission_owed(who, reason)
+        self.commission_accepted = list(self.commission_owed)
+        record = CommissionOwedAccepted(who, reason.strip(), self.shoe.number, tuple(owed))
+        self._out.append(record)
+        return record
+
+    def verify_order_shuffle(self, who: str, reason: str) -> None:
+        if not who.strip():
+            refuse(SUPERVISOR_SHUFFLE_RULE, "a supervisor ordering a shuffle is named")
+        if not reason.strip():
+            refuse(SUPERVISOR_SHUFFLE_RULE, "a supervisor ordering a shuffle says why")
+        self._hold.verify_not_held()
+        state = self._phases.state
+        if state in DEALING:
+            refuse(
+                WAGERS_RULE,
+                "a coup is being dealt: its wagers stand until it is settled or void, so "
+                "the shoe is shuffled between coups",
+            )
+        if state not in BETWEEN_COUPS:  # the shuffle: a new shoe is already due
+            refuse(SHUFFLE_RULE, "a new shoe is already due: shuffle it and confirm SHUFFLED")
+        if state == "betting" and any(self.bets):
+            refuse(
+                SUPERVISOR_SHUFFLE_RULE,
+                "wagers are on the layout: they come down (or the coup is dealt) before "
+                "the shoe is shuffled",
+            )
+        self.verify_shoe_may_end()
+
+    def order_shuffle(self, who: str, reason: str = "") -> ShuffleOrdered:
+        """A supervisor (named, saying why) ends the shoe between coups, as the cutting
+        card would: its audit is reported and a new shoe is due (shuffled, confirmed,
+        burned; its roads start afresh). Refused during a coup, on HOLD, with wagers on
+        the layout, and while a box owes commission nobody accepted."""
+        self.verify_order_shuffle(who, reason)
+        shoe = self.shoe
+        record = ShuffleOrdered(who, reason.strip(), shoe.number, shoe.coups)
+        self._out.append(record)
+        self._end_shoe("order_shuffle")
+        return record
 
     # --- the HOLD ---------------------------------------------------------------------------
 

@@ -11,17 +11,27 @@ from typing import NoReturn
 from controller.baccarat.rules import (
     COMMISSION_RULE,
     DIFFERENTIAL_RULE,
+    PAIR_RULE,
     WAGERS_RULE,
     BaccaratRules,
     Bet,
 )
 from controller.errors import IllegalAction
 
-__all__ = ["check_commission", "check_differential", "check_wager", "differential", "refuse"]
+__all__ = [
+    "check_commission",
+    "check_differential",
+    "check_pairs",
+    "check_wager",
+    "differential",
+    "refuse",
+]
 
 Boxes = Sequence[dict[Bet, int]]
 _BETS: dict[object, Bet] = {bet.value: bet for bet in Bet}
 _OTHER = {Bet.PLAYER: Bet.BANKER, Bet.BANKER: Bet.PLAYER}
+_PAIRS = (Bet.PLAYER_PAIR, Bet.BANKER_PAIR)
+_MAIN = (Bet.BANKER, Bet.PLAYER, Bet.TIE)
 
 
 def refuse(rule: str, message: str) -> NoReturn:
@@ -71,6 +81,29 @@ def check_differential(rules: BaccaratRules, boxes: Boxes) -> int:
             f"differential of {limit}: a wager must come off or be matched before NO MORE BETS",
         )
     return diff
+
+
+def check_pairs(rules: BaccaratRules, boxes: Boxes) -> None:
+    """With ``pair_needs_main_wager``, no box's pair wager stands alone at NO MORE BETS: the
+    casino page's pair wager requires a Banker, Player or Tie wager beside it (PAIR_RULE;
+    the NZ text we have is silent). Checked when the coup's stakes are fixed, not as each
+    chip goes down: until NO MORE BETS a box may place its wagers in any order and take any
+    of them back (NSW Mini Baccarat 5), so only the wagers standing then say whether a
+    pair stands alone."""
+    if not rules.pair_needs_main_wager:
+        return
+    alone = [
+        n
+        for n, box in enumerate(boxes, 1)
+        if any(box.get(p) for p in _PAIRS) and not any(box.get(m) for m in _MAIN)
+    ]
+    if alone:
+        which = ", ".join(map(str, alone))
+        refuse(
+            PAIR_RULE,
+            f"a pair wager stands alone on box {which}: it needs a Banker, Player or Tie "
+            "wager beside it before NO MORE BETS",
+        )
 
 
 def check_commission(rules: BaccaratRules, owed: Sequence[int], box: int) -> int:

@@ -160,6 +160,24 @@ def test_a_payout_the_chips_disagree_with_shows_on_its_box(page: Page, stand_in:
         server.close()
 
 
+def test_dealing_style_b_definitions_the_shoe_line_says_so(page: Page, stand_in: str) -> None:
+    """The page's shoe line says when the table deals in Dealing Style B (the NZ
+    definitions of "Banker" and "Player"), and nothing of it in Style A."""
+    view = known_view()
+    view["rules"] = {**view.get("rules", {}), "dealing_style": "B"}
+    server = open_page(page, view, stand_in)
+    try:
+        line = page.locator('#view [data-dealing-style="B"]')
+        expect(line).to_contain_text("Dealing Style B: seated Player and Banker handle the hands")
+    finally:
+        server.close()
+    server = open_page(page, known_view(), stand_in)
+    try:
+        expect(page.locator("#view .bac-board-line")).not_to_contain_text("Dealing Style")
+    finally:
+        server.close()
+
+
 def test_a_long_shoe_shows_its_newest_columns(page: Page, stand_in: str) -> None:
     # B P alternating 40 times: 40 big-road columns; the board shows the last 26 (14-39)
     server = open_page(page, known_view("BP" * 20), stand_in)

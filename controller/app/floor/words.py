@@ -37,6 +37,8 @@ DECISION_WORDS = {
     "accept_payout": "accepted the payout difference",
     "change_wager": "changed a wager",
     "override_limit": "overrode the table limit",
+    "accept_commission_owed": "accepted commission owed at the shoe's end",
+    "order_shuffle": "ordered the shoe shuffled",
 }
 
 

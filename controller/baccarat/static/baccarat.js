@@ -191,7 +191,7 @@
     );
   }
 
-  function boardLine(roads, shoe) {
+  function boardLine(roads, shoe, rules) {
     const n = roads.counts || {};
     const parts = [
       `<span data-counts>Banker ${n.banker || 0} · Player ${n.player || 0} · Tie ${n.tie || 0} · ` +
@@ -204,7 +204,8 @@
     if (ask.player) parts.push(`<span data-ask="player">Player next: ${esc(words("player"))}</span>`);
     if (shoe) {
       const cut = shoe.cut_card_out ? ` · CUT CARD OUT: last coup ${shoe.last_coup}` : "";
-      parts.push(`<span>Shoe ${esc(shoe.number)} · ${esc(shoe.decks)} decks · coup ${esc(shoe.coups)}${esc(cut)}</span>`);
+      const style = rules && rules.dealing_style === "B" ? " · Dealing Style B: seated Player and Banker handle the hands" : "";
+      parts.push(`<span data-dealing-style="${esc((rules && rules.dealing_style) || "A")}">Shoe ${esc(shoe.number)} · ${esc(shoe.decks)} decks · coup ${esc(shoe.coups)}${esc(cut)}${esc(style)}</span>`);
     }
     return `<div class="bac-board-line">${parts.join("")}</div>`;
   }
@@ -243,7 +244,7 @@
     const roads = view.roads || {};
     return (
       `<div class="bac-hands">${hand(view, "player")}${hand(view, "banker")}${resultLine(view)}</div>` +
-      board(roads) + boardLine(roads, view.shoe) + boxes(view)
+      board(roads) + boardLine(roads, view.shoe, view.rules) + boxes(view)
     );
   }
 
@@ -279,6 +280,6 @@
   window.tablectl = window.tablectl || {};
   window.tablectl.renderers = window.tablectl.renderers || {};
   // the pit's picked table (controller/app/floor/boards.py): the scoreboards alone
-  const pitBoard = (view) => board(view.roads || {}, PIT) + boardLine(view.roads || {}, view.shoe);
+  const pitBoard = (view) => board(view.roads || {}, PIT) + boardLine(view.roads || {}, view.shoe, view.rules);
   window.tablectl.renderers.baccarat = { view: drawView, buttons, hold, board: pitBoard };
 })();

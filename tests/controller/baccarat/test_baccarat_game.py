@@ -103,7 +103,9 @@ def test_a_coup_through_the_games_handle_and_its_view() -> None:
     assert view["results"] == [{k: v for k, v in view["result"].items() if k != "coup"}]
     assert view["roads"]["big_road"]["columns"] == 1
     assert view["renderer"] == "baccarat" and view["round_word"] == "coup"
-    assert {d["decision"] for d in view["decisions"]} == {"burn_card", "void_hand"}
+    # the HOLD's decisions, and the supervisor's shuffle between coups (no commission owed)
+    offered = {d["decision"] for d in view["decisions"]}
+    assert offered == {"burn_card", "void_hand", "order_shuffle"}
     json.dumps(view)  # plain JSON for the page and the pit
 
 

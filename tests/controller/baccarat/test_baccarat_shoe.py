@@ -141,6 +141,8 @@ def test_shoe_audit_across_a_whole_shoe() -> None:
             table.place_wager(1, "banker", 10)
             press(table, ConsoleButton.NO_MORE_BETS)
         elif state == "settlement":
+            for box, _ in table.commission_unsettled():  # collected before the shoe ends
+                table.collect_commission(box)
             ended += of(ShoeEnded, press(table, ConsoleButton.NEXT))
         else:
             if shoe.cut_card_out and not cut:

@@ -31,6 +31,7 @@ from controller.baccarat.rules import (
     CARDS_RULE,
     COMMISSION_RULE,
     INITIAL_DEAL_RULE,
+    PAIR_RULE,
     SHUFFLE_RULE,
     TABLE_OF_PLAY,
     VOID_RULE,
@@ -614,3 +615,37 @@ def test_rule_nsw_mini_baccarat_5_the_next_coup_starts_with_no_stakes_fixed() ->
     assert (table.state, table.coup) == ("betting", 2)
     assert (table.stakes, table.payouts, table.result, table.settled) == ([], [], None, None)
     assert (table.player, table.banker, table.player_third) == ([], [], None)
+
+
+# --- the pair wager standing alone (pair wager (casino page); a setting) ----------------
+
+
+def test_rule_pair_wager_casino_page_no_more_bets_refused_while_a_pair_stands_alone() -> None:
+    """With ``pair_needs_main_wager``, NO MORE BETS is refused (journaled, citing the
+    casino page) while box 2's pair wager stands alone; placing it was not refused (the
+    main wager may come after it), and once a Tie wager stands beside it the coup goes on."""
+    table = betting_table(boxes=3, pair_needs_main_wager=True)
+    table.place_wager(1, "banker", 20)
+    assert of(WagerPlaced, [table.place_wager(2, "player_pair", 10)])  # placed: not refused
+    out = press(table, ConsoleButton.NO_MORE_BETS)
+    refusal = of(ActionRefused, out)
+    assert [(r.rule, r.reason) for r in refusal] == [
+        (
+            PAIR_RULE,
+            "a pair wager stands alone on box 2: it needs a Banker, Player or Tie wager "
+            "beside it before NO MORE BETS",
+        )
+    ]
+    assert table.state == "betting" and table.stakes == []
+    table.place_wager(2, "tie", 10)
+    out = press(table, ConsoleButton.NO_MORE_BETS)
+    assert of(ActionRefused, out) == [] and table.state == "initial_deal"
+
+
+def test_rule_pair_wager_casino_page_withdrawing_the_main_wager_leaves_the_pair_alone() -> None:
+    table = betting_table(boxes=3, pair_needs_main_wager=True)
+    table.place_wager(1, "player", 20)
+    table.place_wager(1, "banker_pair", 10)
+    table.place_wager(1, "player", 0)  # withdrawn: the pair now stands alone
+    with pytest.raises(IllegalAction, match="stands alone on box 1"):
+        table.no_more_bets()

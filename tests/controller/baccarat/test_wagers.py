@@ -12,6 +12,7 @@ import pytest
 from controller.baccarat.rules import (
     COMMISSION_RULE,
     DIFFERENTIAL_RULE,
+    PAIR_RULE,
     WAGERS_RULE,
     BaccaratRules,
     Bet,
@@ -19,6 +20,7 @@ from controller.baccarat.rules import (
 from controller.baccarat.wagers import (
     check_commission,
     check_differential,
+    check_pairs,
     check_wager,
     differential,
     refuse,
@@ -183,3 +185,38 @@ def test_rule_5_10b_a_box_that_owes_nothing_is_not_collected() -> None:
     assert refused(COMMISSION_RULE, check_commission, RULES, [5, 0, 5], 2) == (
         "box 2 owes no commission"
     )
+
+
+# --- the pair wager standing alone (pair wager (casino page); a setting) ----------------
+
+PAIRS_NEED_MAIN = BaccaratRules(boxes=3, pair_needs_main_wager=True)
+
+
+@pytest.mark.parametrize("pair", [Bet.PLAYER_PAIR, Bet.BANKER_PAIR])
+def test_rule_pair_wager_casino_page_a_pair_alone_refuses_no_more_bets(pair: Bet) -> None:
+    boxes = empty()
+    boxes[0][Bet.BANKER] = 20
+    boxes[0][pair] = 10
+    boxes[2][pair] = 10  # box 3: the pair alone
+    reason = refused(PAIR_RULE, check_pairs, PAIRS_NEED_MAIN, boxes)
+    assert reason == (
+        "a pair wager stands alone on box 3: it needs a Banker, Player or Tie wager "
+        "beside it before NO MORE BETS"
+    )
+
+
+@pytest.mark.parametrize("main", [Bet.BANKER, Bet.PLAYER, Bet.TIE])
+def test_rule_pair_wager_casino_page_a_pair_beside_any_main_wager_stands(main: Bet) -> None:
+    boxes = empty()
+    boxes[1][Bet.PLAYER_PAIR] = 10
+    boxes[1][Bet.BANKER_PAIR] = 10
+    boxes[1][main] = 10
+    check_pairs(PAIRS_NEED_MAIN, boxes)  # no refusal
+
+
+def test_rule_pair_wager_casino_page_a_pair_may_stand_alone_by_default() -> None:
+    """The NZ text we have is silent: by default a pair wager may stand alone."""
+    assert BaccaratRules().pair_needs_main_wager is False
+    boxes = empty()
+    boxes[0][Bet.PLAYER_PAIR] = 10
+    check_pairs(RULES, boxes)  # no refusal
