@@ -579,6 +579,8 @@ class BaccaratTable(GameTable):
                 "wagers are on the layout: they come down (or the coup is dealt) before "
                 "the shoe is shuffled",
             )
+        if state == "settlement":
+            self.verify_settled_by_chips()  # the coup is paid right before the shoe ends
         self.verify_shoe_may_end()
 
     def order_shuffle(self, who: str, reason: str = "") -> ShuffleOrdered:
@@ -587,6 +589,8 @@ class BaccaratTable(GameTable):
         burned; its roads start afresh). Refused during a coup, on HOLD, with wagers on
         the layout, and while a box owes commission nobody accepted."""
         self.verify_order_shuffle(who, reason)
+        if self.layout.check.active:
+            self.layout.check.clear()
         shoe = self.shoe
         record = ShuffleOrdered(who, reason.strip(), shoe.number, shoe.coups)
         self._out.append(record)

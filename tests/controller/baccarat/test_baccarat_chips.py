@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from controller.baccarat.game import SPEC
 from controller.baccarat.records import ActionRefused, CoupSettled, Payout
 from controller.baccarat.rules import SETTLEMENT_RULE, Variant
@@ -260,3 +262,16 @@ def test_the_display_tells_the_dealer_exactly_what_the_rules_pay_and_what_is_wro
         "Banker wins 9 to 2: Box 3 Banker: paid $25, owed $20: $5 over (settlement (casino "
         "procedure)): correct the spot, or a supervisor accepts"
     )
+
+
+def test_settlement_a_supervisor_s_shuffle_waits_for_the_coup_to_be_paid_right() -> None:
+    table = reader_table()
+    coup(table, BANKER_9_TO_2, banker3=20)
+    chips(table, "banker3", 45)  # $5 over
+    with pytest.raises(IllegalAction) as refused:
+        table.order_shuffle("Pat", "a marked card")
+    assert refused.value.rule == SETTLEMENT_RULE and "$5 over" in refused.value.reason
+    chips(table, "banker3", 40)
+    table.collect_commission(3)  # the Banker's win owes commission: the shoe may end
+    table.order_shuffle("Pat", "a marked card")
+    assert table.state == "shuffle" and not table.payout_check.active
