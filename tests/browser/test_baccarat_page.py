@@ -27,7 +27,7 @@ from controller import game as games
 from controller.app.console.game_page import script_text
 from controller.app.console.web import StatusServer
 from controller.cards import DECK
-from controller.ports import ButtonPressed, CardDrawn, ConsoleAction, ConsoleButton
+from controller.ports import ButtonPressed, CardDrawn, ChipsSensed, ConsoleAction, ConsoleButton
 from tests.support.baccarat_view import PAGE_SCRIPT, known_view
 from tests.support.browser import published, serve
 
@@ -275,6 +275,49 @@ def mid_shoe(coups: int = 36, stop: str = "banker_third", seed: int = 11) -> Any
     raise AssertionError(f"no {stop!r} after {coups} coups")
 
 
+def paid_with_a_mistake(seed: int = 7) -> Any:
+    """A baccarat game on chip readers (the registry's, `settlement_check` on): three boxes'
+    wagers stacked on their spots, one coup dealt from a seeded shoe, every spot paid and
+    collected as it should be except the first winning one, paid $5 over."""
+    spec = games.spec("baccarat")
+    game = spec.make(spec.rules(chip_readers=True, settlement_check=True))
+    rng = random.Random(seed)
+    shoe = list(DECK) * 8
+    rng.shuffle(shoe)
+    cards = iter(shoe)
+
+    def stack(spot: str, total: int) -> None:
+        game.handle(ChipsSensed(source="chips", spot=spot, total=total))
+
+    game.handle(ConsoleAction(source="console", action="shuffled", args={}, actor="test"))
+    while game.view()["state"] != "betting":
+        game.handle(CardDrawn(source="shoe", card=next(cards)))  # the burn
+    for spot, total in (("banker1", 20), ("player3", 10), ("tie3", 5), ("banker5", 50)):
+        stack(spot, total)
+    game.handle(ButtonPressed(source="console", button=ConsoleButton.NO_MORE_BETS))
+    while game.view()["state"] != "settlement":
+        game.handle(CardDrawn(source="shoe", card=next(cards)))
+    checked = game.view()["payout_check"]
+    wrong = next(s["spot"] for s in checked if s["owed"])
+    for spot in checked:
+        stack(spot["spot"], spot["end"] + 5 * (spot["spot"] == wrong))
+    return game
+
+
+def test_a_real_coup_paid_wrong_shows_the_mismatch_on_its_box(page: Page) -> None:
+    game = paid_with_a_mistake()
+    [wrong] = [s for s in game.view()["payout_check"] if s["state"] == "mismatch"]
+    server = serve(real_state(game), game="baccarat")
+    try:
+        page.goto(server.console_url or server.url + "/")
+        box = page.locator(f'#view [data-box="{wrong["box"]}"]')
+        expect(box.locator(".tag.red")).to_have_text("PAYOUT MISMATCH")
+        expect(box.locator(".mismatch")).to_have_text(wrong["text"])
+        expect(page.locator("#next-text")).to_contain_text("$5 over")
+    finally:
+        server.close()
+
+
 def real_state(game: Any) -> dict[str, Any]:
     return published("baccarat", game.round_no, game.view(), **BACCARAT_TABLE)
 
@@ -310,7 +353,11 @@ def screenshots(out: Path) -> list[Path]:
     from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
 
     made: list[Path] = []
-    scenes = {"baccarat": mid_shoe(), "baccarat-settled": mid_shoe(coups=41, stop="settlement")}
+    scenes = {
+        "baccarat": mid_shoe(),
+        "baccarat-settled": mid_shoe(coups=41, stop="settlement"),
+        "baccarat-payout-mismatch": paid_with_a_mistake(),
+    }
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         for name, game in scenes.items():
