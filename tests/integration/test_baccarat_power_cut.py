@@ -23,7 +23,7 @@ from tests.integration.power_cuts import (
     table_process,
 )
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 KILLS = 8
 SEED = 20261201
 EXAMPLE_SHOE = "/dev/serial/by-id/usb-FTDI_FT232R_USB_UART_SHOE03-if00-port0"
