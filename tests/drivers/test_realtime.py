@@ -15,8 +15,6 @@ from typing import Any
 
 import pytest
 
-from controller.app.cli.demo import demo_config
-from controller.app.runtime.table import RunningTable
 from controller.ports import Event
 from drivers import realtime
 from tests.drivers.test_card_source import ScriptedSource
@@ -92,19 +90,6 @@ def test_the_reader_thread_asks_for_it(
     with ScriptedSource(events):
         pass
     assert asked == ["scripted: reader thread on scripted-scripted"]
-
-
-def test_the_controller_thread_asks_for_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    asked: list[str] = []
-    monkeypatch.setattr(
-        "controller.app.runtime.table.use_realtime",
-        lambda what: asked.append(f"{what} on {threading.current_thread().name}") or False,
-    )
-    monkeypatch.setattr("drivers.card_source.use_realtime", lambda what: False)
-    config = demo_config("blackjack", tmp_path / "journal.sqlite", port=0)
-    table = RunningTable(config, simulate=True, serve=False, seed=3).start()
-    table.stop()
-    assert asked == ["controller thread on controller"]
 
 
 SCRIPT = """

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import threading
 from pathlib import Path
 
 import pytest
@@ -92,3 +93,19 @@ def test_a_poker_table_plays_hands_on_the_simulators(tmp_path: Path) -> None:
         kinds = [row.kind for row in journal.entries()]
     assert kinds.count("HandSettled") >= 2
     assert not {"ActionRefused", "Violation", "ControllerFault"} & set(kinds)
+
+
+# --- drivers.realtime: the controller thread asks for the real-time policy ------------------
+
+
+def test_the_controller_thread_asks_for_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    asked: list[str] = []
+    monkeypatch.setattr(
+        "controller.app.runtime.table.use_realtime",
+        lambda what: asked.append(f"{what} on {threading.current_thread().name}") or False,
+    )
+    monkeypatch.setattr("drivers.card_source.use_realtime", lambda what: False)
+    config = demo_config("blackjack", tmp_path / "journal.sqlite", port=0)
+    table = RunningTable(config, simulate=True, serve=False, seed=3).start()
+    table.stop()
+    assert asked == ["controller thread on controller"]
