@@ -117,7 +117,10 @@ IMPORT_TIME: dict[str, tuple[list[str], list[str]]] = {
         ["<module>"],
         ["tests/drivers/test_deck.py"],
     ),
-    "drivers/rfid.py": (["<module>"], ["tests/drivers/test_rfid.py"]),
+    "drivers/rfid.py": (
+        ["<module>"],
+        ["tests/drivers/test_rfid.py", "tests/drivers/test_rfid_power_line.py"],
+    ),
     "controller/baccarat/settlement.py": (
         ["<module>"],
         ["tests/controller/baccarat/test_baccarat_settlement.py"],
