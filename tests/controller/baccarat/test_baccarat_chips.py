@@ -275,3 +275,34 @@ def test_settlement_a_supervisor_s_shuffle_waits_for_the_coup_to_be_paid_right()
     table.collect_commission(3)  # the Banker's win owes commission: the shoe may end
     table.order_shuffle("Pat", "a marked card")
     assert table.state == "shuffle" and not table.payout_check.active
+
+
+def test_settlement_a_spot_emptied_during_the_coup_is_checked_from_empty() -> None:
+    """Presence sensors: a losing wager's chips taken off while the coup is dealt hold the
+    table (NSW Mini Baccarat 5); a supervisor lets the coup play on, and at the result the
+    spot is checked from what it shows, empty: nothing is left to collect."""
+    table = betting_table(spot_sensors=True, settlement_check=True)
+    covered(table, "player4")
+    table.place_wager(4, "player", 10)
+    press(table, ConsoleButton.NO_MORE_BETS)
+    covered(table, "player4", False)
+    assert table.state == "hold"
+    table.supervisor_clear("Pat", "burn_card")  # play on: the stakes stand
+    deal(table, *BANKER_9_TO_2)
+    assert table.state == "settlement"
+    assert [(s["spot"], s["reads"]) for s in table.payout_check.spots()] == [("player4", 0)]
+    assert not of(PayoutMismatch, press(table, ConsoleButton.NEXT))
+    assert table.state == "betting"
+
+
+def test_settlement_without_the_check_the_sensors_only_back_the_wagers() -> None:
+    """`spot_sensors` without `settlement_check`: the layout backs the wagers, and nothing
+    checks the payouts; NEXT ends the coup whatever the spots show."""
+    table = betting_table(spot_sensors=True)
+    covered(table, "player4")
+    table.place_wager(4, "player", 10)
+    press(table, ConsoleButton.NO_MORE_BETS)
+    deal(table, *BANKER_9_TO_2)  # the Player loses; its chips stay on the spot
+    assert not table.payout_check.active
+    assert not of(PayoutMismatch, press(table, ConsoleButton.NEXT))
+    assert table.state == "betting"

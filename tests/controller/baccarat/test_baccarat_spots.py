@@ -77,8 +77,11 @@ def test_rule_nsw_mini_5_a_sensed_wager_the_rules_refuse_is_journaled_and_blocks
 def test_rule_nsw_mini_5_a_keyed_wager_needs_the_chips_its_spot_reads() -> None:
     table = reader_table()
     rule, reason = refusal(lambda: table.place_wager(3, "banker", 20))
-    assert rule == WAGERS_RULE
-    assert "banker3's chip reader reads $0" in reason
+    assert (rule, reason) == (
+        WAGERS_RULE,
+        "banker3's chip reader reads $0: a wager is the chips placed on its spot, so $20 needs "
+        "those chips there",
+    )
     chips(table, "banker3", 20)
     assert refusal(lambda: table.place_wager(3, "banker", 25))[0] == WAGERS_RULE
     assert refusal(lambda: table.place_wager(3, "banker", 0))[1] == (
@@ -90,7 +93,10 @@ def test_rule_nsw_mini_5_a_keyed_wager_needs_the_chips_its_spot_reads() -> None:
 def test_rule_nsw_mini_5_presence_sensors_back_a_keyed_wager_and_withdraw_it_when_cleared() -> None:
     table = betting_table(spot_sensors=True)
     rule, reason = refusal(lambda: table.place_wager(2, "tie", 10))
-    assert (rule, reason.split(":")[0]) == (WAGERS_RULE, "no chips sensed on tie2")
+    assert (rule, reason) == (
+        WAGERS_RULE,
+        "no chips sensed on tie2: a wager is chips placed on its spot; put the chips on the spot",
+    )
     assert covered(table, "tie2") == []  # presence alone places nothing: the amount is keyed
     assert table.place_wager(2, "tie", 10) == WagerPlaced(2, "tie", 10)
     table.take_outputs()
@@ -157,3 +163,21 @@ def test_chip_ids_on_a_spot_are_checked_against_the_casinos_inventory() -> None:
     )  # fmt: skip
     [alarm] = of(ChipAlarm, table.handle(event))
     assert (alarm.spot, alarm.chip_id, alarm.listed) == ("banker3", "E0040150FFFFFFFF", None)
+
+
+def test_rule_nsw_mini_5_no_more_bets_names_chips_that_are_not_a_wager_word_for_word() -> None:
+    """Every spot is looked at, to the last box, past the spots that are backed, and past
+    a spot of a box the table does not have; the dealer reads what is wrong."""
+    table = betting_table(spot_sensors=True, boxes=3)
+    covered(table, "banker9")  # no box 9 at this table: nothing to back
+    covered(table, "banker1")
+    table.place_wager(1, "banker", 10)  # backed
+    covered(table, "player3")  # the last box: chips nobody keyed
+    assert refusal(table.verify_no_more_bets) == (
+        WAGERS_RULE,
+        "chips on player3 (sensed) are not a wager: no wager was placed on it; take them off, "
+        "or place the wager, before NO MORE BETS",
+    )
+    covered(table, "player3", False)
+    press(table, ConsoleButton.NO_MORE_BETS)
+    assert table.stakes == [(1, Bet.BANKER, 10)]
