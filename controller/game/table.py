@@ -16,6 +16,7 @@ rules (docs/architecture.md, "The kernel").
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
@@ -180,7 +181,7 @@ class GameTable:
         return self._hold.take_violations()
 
 
-class TableGame:
+class TableGame(abc.ABC):
     """A game behind the contract, the same for every game. A subclass passes its spec
     and its table, and gives ``snapshot`` (its display model, plain dataclasses) and
     ``offered`` (the supervisor decisions on offer now, `controller.game.records.offers`);
@@ -207,9 +208,9 @@ class TableGame:
         self.spec = registry.spec(self.name)
 
     @property
+    @abc.abstractmethod
     def round_no(self) -> int:
         """The round the next journal rows belong to: the table's."""
-        raise NotImplementedError
 
     def handle(self, event: Event) -> list[Output]:
         """Apply one event; return what it produced, in order."""
@@ -231,11 +232,13 @@ class TableGame:
         taken: list[Output] = self.table.take_outputs()
         return taken
 
+    @abc.abstractmethod
     def snapshot(self) -> object:
-        raise NotImplementedError
+        """The game's display model (plain dataclasses), for `view`."""
 
+    @abc.abstractmethod
     def offered(self) -> list[dict[str, Any]]:
-        raise NotImplementedError
+        """The supervisor decisions on offer now (`controller.game.records.offers`)."""
 
     def view(self) -> dict[str, Any]:
         """The game's state as plain JSON for the page and the pit, with the decisions on

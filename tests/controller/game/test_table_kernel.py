@@ -138,6 +138,23 @@ class Game(TableGame):
     def round_no(self) -> int:
         return 0
 
+    def snapshot(self) -> object:
+        return {"state": self.table.state}
+
+    def offered(self) -> list[dict[str, Any]]:
+        return []
+
+
+def test_a_game_that_says_nothing_of_itself_cannot_be_made() -> None:
+    """`TableGame` leaves a game its round, its snapshot and its offers: one without them
+    is refused when it is made, not when the page first asks."""
+
+    class Silent(TableGame):
+        pass
+
+    with pytest.raises(TypeError, match="abstract"):
+        Silent(SPEC, Table())  # type: ignore[abstract]
+
 
 SPEC = GameSpec(
     name="kernel-test",
