@@ -49,7 +49,7 @@ from controller.game import Game
 from controller.game.jsonable import to_jsonable
 from controller.journal.lock import JournalLock
 from controller.journal.store import Journal, JournalCorrupt
-from controller.ports import DeviceLost, DeviceRestored, ShowLimits
+from controller.ports import DeviceLost, DeviceRestored, ShowLimits, TableClosed
 from drivers.realtime import use_realtime
 
 log = logging.getLogger(__name__)
@@ -262,7 +262,10 @@ class RunningTable:
         self.events.put(JournalBroken(exc.seq, exc.reason))
 
     def stop(self) -> None:
-        """Finish the event in hand, then close everything."""
+        """Finish the event in hand, then close everything. A table that rates players
+        closes their ratings first (`TableClosed`); a table killed keeps them open."""
+        if self._thread is not None and self.config.rating.enabled:
+            self.events.put(TableClosed(source="controller"))
         self.events.put(Stop())
         if self._thread is not None:
             self._thread.join(timeout=30)
