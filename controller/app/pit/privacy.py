@@ -27,13 +27,16 @@ from controller.game import GameSpec
 from controller.game.records import (
     CARD,
     CARD_KEYS,
+    PLAYER,
     ActionRefused,
     HoldCleared,
     Violation,
+    defined_in,
     names_cards,
     privacy,
 )
 from controller.journal.rows import EVENT_TYPES
+from controller.rating import records as rating_records
 
 # A card code as the shoe, the console and the rules write it (controller/cards.py): a rank
 # 2-9, T or 10, J, Q, K, A, then a suit s h d c. A value that is nothing but card codes is
@@ -111,7 +114,7 @@ class Marks:
                 found[cls.__name__] = cls
                 todo.extend(_nested_records(cls))
         self._fields: dict[str, dict[str, str]] = {
-            name: {f: m for f, m in privacy(cls).items() if m in (CARD, CARD_KEYS)}
+            name: {f: m for f, m in privacy(cls).items() if m in (CARD, CARD_KEYS, PLAYER)}
             for name, cls in found.items()
         }
         # the kinds with a mark anywhere in them (in a nested record too): only these are
@@ -128,8 +131,9 @@ class Marks:
     def for_game(cls, spec: GameSpec) -> Marks:
         """The marks of everything a table of ``spec``'s game journals: its own records
         (``spec.records``), every game's (HOLD, refusal) and the events of
-        controller.ports."""
-        return cls([*spec.records, ActionRefused, Violation, HoldCleared, *EVENT_TYPES.values()])
+        controller.ports, and the player ratings' (a player's identity, marked)."""
+        every_game = (ActionRefused, Violation, HoldCleared, *defined_in(rating_records))
+        return cls([*spec.records, *every_game, *EVENT_TYPES.values()])
 
     def marked(self, kind: str) -> dict[str, str]:
         """The marked fields of ``kind`` (field -> mark); {} for a kind it does not know."""

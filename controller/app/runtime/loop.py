@@ -314,8 +314,8 @@ class TableLoop:
                 applied.append((event, None, 0))  # refused: not journaled (it reached nothing)
                 continue
             round_before = self.game.round_no
-            at = self.journal.now()  # the event's rows' wall time, told to the game first
-            self._tell_time(at, event)
+            event_wall = self.journal.now()  # its rows' wall time, told to the game first
+            self._tell_time(event_wall, event)
             outputs = self._apply(event, live=True)
             self._track(event)
             self.wrong_pins = count_pins(self.wrong_pins, event, _wall())
@@ -329,7 +329,7 @@ class TableLoop:
                 for output in outputs
                 if not isinstance(output, Command)
             ]
-            walls += [at] * (len(rows) - len(walls))
+            walls += [event_wall] * (len(rows) - len(walls))
             applied.append((event, outputs, len(rows)))
         seq = self.journal.last_seq
         if rows:
