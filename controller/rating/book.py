@@ -177,7 +177,6 @@ class RatingBook:
         self._who = "console"
         self._last_round_end: str | None = None
         self._out: list[Any] = []
-        self._pattern = re.compile(self.settings.card_pattern)
 
     # --- what the loop and the game tell it ----------------------------------------------
 
@@ -214,7 +213,7 @@ class RatingBook:
         """A player's card at ``box``: it opens a rating, or ends the one it opened. The
         refusals never quote the card (it is who the player is)."""
         self._verify_enabled()
-        if self._pattern.fullmatch(card) is None:
+        if re.fullmatch(self.settings.card_pattern, card) is None:
             raise IllegalAction(
                 RATING_RULE,
                 f"the card read by {reader} at box {box} is not a player card of this "

@@ -333,7 +333,7 @@ class TableLoop:
             applied.append((event, outputs, len(rows)))
         seq = self.journal.last_seq
         if rows:
-            self.journal.append_many(rows, walls)  # durable: from here on things may leave
+            self.journal.append_many(rows, walls=walls)  # durable: from here on things may leave
         for event, produced, rows_so_far in applied:
             at = seq + rows_so_far  # the seq of this event's last row
             if produced is None:

@@ -207,6 +207,7 @@ _STDLIB = {
     "random": {"Random"},
     "datetime": {"datetime", "date", "timedelta", "timezone"},
     "enum": {"Enum", "IntEnum"},
+    "fractions": {"Fraction"},  # the player ratings' exact theo and rates
 }
 
 
