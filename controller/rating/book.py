@@ -94,13 +94,13 @@ table's rules, else what it gives the house in expectation, in chips (a departur
 class BoxRound:
     """What one box did in one round: its wagers by bet type (chips), the player's result
     in hundredths of a chip (+ won, - lost; a commission owed counted against it), what
-    the seat paid the house for the game (poker's rake: its theo, in chips; None: the
-    theo is the edges'), and the box holder's decisions (blackjack)."""
+    the seat paid the house for the game (its share of poker's rake: its theo, in chips,
+    exact; None: the theo is the edges'), and the box holder's decisions (blackjack)."""
 
     box: int
     wagers: Mapping[str, int]
     result_hundredths: int
-    charged: int | None = None
+    charged: Fraction | int | None = None
     decisions: tuple[Decision, ...] = ()
 
 

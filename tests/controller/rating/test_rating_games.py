@@ -20,9 +20,11 @@ from controller.baccarat.game import BaccaratGame
 from controller.baccarat.rules import BaccaratRules, Variant
 from controller.blackjack.game import BlackjackGame
 from controller.blackjack.rules import Variants
-from controller.cards import Card
+from controller.cards import DECK, Card
 from controller.errors import IllegalAction
 from controller.game.table import TableGame
+from controller.poker.game import PokerGame
+from controller.poker.rules import PokerRules
 from controller.ports import (
     ButtonPressed,
     CardDrawn,
@@ -256,3 +258,32 @@ def test_the_read_only_view_never_carries_a_player_id(actions: list[Any]) -> Non
             pass
         text = json.dumps(game.view())
         assert not [p for p in seen if p in text]
+
+
+def test_poker_seats_theo_is_their_share_of_the_rake() -> None:
+    """Seats 1 to 3 sit with 100; seat 2 posts 1, seat 3 posts 2. Seat 1 raises to 10,
+    seat 2 folds, seat 3 calls; both stand pat; seat 1 bets 10, seat 3 folds. The pots
+    hold 21 (1 + 10 + 10), the rake is 10 % rounded down: 2, shared by the chips put in:
+    2 x 1/21, 2 x 10/21, 2 x 10/21 chips (10, 95, 95 hundredths, half up). Seat 1 takes
+    19 and its 10 back: +9."""
+    game = PokerGame(PokerRules(rake_percent=10, rake_cap=100))
+    game.rate(ON)
+    wall = t("21:00:00")
+    play(game, wall, *(console("sit", seat=s, stack=100) for s in (1, 2, 3)))
+    play(game, wall, *(console("start_rating", box=s) for s in (1, 2, 3)))
+    play(game, wall, console("start_hand", button=1))
+    play(game, wall, *(CardDrawn(source="shoe", card=c) for c in DECK[:15]))
+    play(game, wall, console("raise_", seat=1, amount=8), console("fold", seat=2))
+    play(game, wall, console("call", seat=3))
+    play(game, wall, console("discard", seat=3, count=0), console("discard", seat=1, count=0))
+    play(game, wall, console("raise_", seat=1, amount=10))
+    out = play(game, t("21:02:00"), console("fold", seat=3))
+    rounds = {r.box: r for r in of(RatingRound, out)}
+    assert {s: (r.wagers, r.win_loss, r.theo_hundredths) for s, r in rounds.items()} == {
+        1: ({"pot": 10}, 9, 95),
+        2: ({"pot": 1}, -1, 10),
+        3: ({"pot": 10}, -10, 95),
+    }
+    assert rounds[1].seconds == 120
+    with pytest.raises(IllegalAction, match="box 5 is not in play"):  # nobody sits there
+        play(game, wall, console("start_rating", box=5))
