@@ -14,7 +14,7 @@
 
 (() => {
   if (!window.TableFaces) return;  // the pit (controller/app/floor/boards.py): nothing to draw
-  const { esc, money, cardFace } = window.TableFaces;
+  const { esc, money, cardFace, ratedTag, ratedLine } = window.TableFaces;
 
   // a hand's total: SOFT, BUST and BLACKJACK stand out
   const CSS = `
@@ -59,6 +59,7 @@
       const attention = collectIns.includes(box.number) || payNow.includes(box.number) || !!box.mismatch;
       html += `<div class="box${acting ? " acting" : ""}${attention ? " attention" : ""}" data-box="${box.number}">`;
       html += `<div class="boxno"><span>BOX ${box.number}</span>`;
+      html += ratedTag(view, box.number);
       if (acting) html += `<span class="tag">ACTING</span>`;
       if (collectIns.includes(box.number)) html += `<span class="tag red">COLLECT INSURANCE</span>`;
       if (payNow.includes(box.number)) html += `<span class="tag">PAY NOW</span>`;
@@ -79,6 +80,7 @@
     shoe.push(view.shuffle_due ? `SHUFFLE DUE (rule ${view.shuffle_due})` : "cutting card not out");
     if (view.burns_due) shoe.push(`BURN ${view.burns_due} CARD${view.burns_due === 1 ? "" : "S"}`);
     html += `<div class="shoe">${esc(shoe.join(" · "))}</div>`;
+    html += ratedLine(view);
     return html;
   }
 

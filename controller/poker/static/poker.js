@@ -15,7 +15,7 @@
 
 (() => {
   if (!window.TableFaces) return;  // the pit (controller/app/floor/boards.py): nothing to draw
-  const { esc, money, seatList, cite } = window.TableFaces;
+  const { esc, money, seatList, cite, ratedTag, ratedLine } = window.TableFaces;
 
   const CSS = `
     .seats { display: grid; grid-template-columns: repeat(auto-fit, minmax(calc(var(--u) * 22), 1fr));
@@ -95,6 +95,7 @@
       const drawing = view.draw && view.draw.drawer === s.seat;
       const cls = ["seat", acting || drawing ? "acting" : "", s.folded ? "folded" : ""].join(" ");
       html += `<div class="${cls}" data-seat="${s.seat}"><div class="boxno"><span>SEAT ${s.seat}</span><span>`;
+      html += ratedTag(view, s.seat);
       if (view.button === s.seat) html += `<span class="tag blue">BUTTON${view.button_dead ? " (DEAD)" : ""}</span> `;
       if (s.blind) html += `<span class="tag">BLIND ${s.blind}</span> `;
       if (acting) html += `<span class="tag">TO ACT</span> `;
@@ -111,6 +112,7 @@
       html += `</div>`;
     }
     html += `</div>`;
+    html += ratedLine(view, "SEAT");
 
     // side pots only where an all-in makes one; an uncalled bet nobody left can call
     const pots = view.pots || [];

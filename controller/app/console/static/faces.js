@@ -40,5 +40,20 @@ window.TableFaces = (() => {
     );
   }
 
-  return { esc, money, seatList, cite, cardFace };
+  // --- player ratings (docs/ratings.md) -------------------------------------------------
+  // The view's "rated" marks: which boxes (seats) a rating is open at. A mark, never who
+  // the player is; a name only where the table is configured to show one ([rating]
+  // show_names) and the view carries it.
+  const ratedBoxes = (view) => new Set((view.rated || []).map((r) => r.box));
+  const ratedTag = (view, box) =>
+    ratedBoxes(view).has(box) ? `<span class="tag blue" data-rated="${esc(box)}">RATED</span>` : "";
+  const ratedLine = (view, word = "BOX") => {
+    const rated = view.rated || [];
+    if (!rated.length) return "";
+    const marks = rated.map((r) =>
+      `<span data-rated-box="${esc(r.box)}">${esc(word)} ${esc(r.box)}${r.name ? ` (${esc(r.name)})` : ""}</span>`);
+    return `<div class="rated-line" data-rated-line="1">RATED: ${marks.join(" · ")}</div>`;
+  };
+
+  return { esc, money, seatList, cite, cardFace, ratedTag, ratedLine };
 })();
