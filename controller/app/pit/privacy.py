@@ -121,6 +121,9 @@ class Marks:
         # filtered; the rest (bets, buttons) pass as they are
         nested = {name: {n.__name__ for n in _nested_records(cls)} for name, cls in found.items()}
         self._marked = {name for name, marks in self._fields.items() if marks}
+        # the kinds that can say who a player is: withheld on every table, not only where
+        # the cards are private (docs/ratings.md)
+        self._players = {n for n, marks in self._fields.items() if PLAYER in marks.values()}
         grew = True
         while grew:
             more = {name for name, inner in nested.items() if inner & self._marked}
@@ -134,6 +137,10 @@ class Marks:
         controller.ports, and the player ratings' (a player's identity, marked)."""
         every_game = (ActionRefused, Violation, HoldCleared, *defined_in(rating_records))
         return cls([*spec.records, *every_game, *EVENT_TYPES.values()])
+
+    def names_players(self, kind: str) -> bool:
+        """Whether ``kind`` has a field that can say who a player is (`PLAYER_MARK`)."""
+        return kind in self._players
 
     def marked(self, kind: str) -> dict[str, str]:
         """The marked fields of ``kind`` (field -> mark); {} for a kind it does not know."""
@@ -152,7 +159,7 @@ class Marks:
         for key, item in value.items():
             here = f"{path}.{key}" if path else key
             mark = marks.get(key)
-            if mark == CARD and item not in (None, "", []):
+            if mark in (CARD, PLAYER) and item not in (None, "", []):
                 withheld[here] = item
                 item = None
             elif mark == CARD_KEYS and isinstance(item, dict):

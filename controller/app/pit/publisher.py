@@ -412,7 +412,7 @@ class PitPublisher:
             **{"payload": payload, "actor": actor, "hash": digest, "redacted": []},
         }
         messages: list[tuple[str, dict[str, Any]]] = []
-        if self.private:
+        if self.private or self.marks.names_players(kind):  # a player's identity: any table
             withheld: dict[str, Any] = {}
             public = public_payload(self.marks, kind, payload, payload_text, withheld)
             if withheld:
@@ -432,6 +432,8 @@ class PitPublisher:
         cards: list[dict[str, Any]] = []
         if self._journal is not None:
             for seq, kind, text in self._journal.hand_rows(self.hand_end, end_seq):
+                if self.marks.names_players(kind):
+                    continue  # who a player is: never revealed, the hand's end or not
                 withheld: dict[str, Any] = {}
                 public_payload(self.marks, kind, json.loads(text), text, withheld)
                 if withheld:
