@@ -148,3 +148,24 @@ def test_a_players_identity_is_withheld_on_a_table_that_deals_face_up(tmp_path: 
         assert "40001234" not in json.dumps(public)
         assert topics["restricted/event"]["payload"][field] == "40001234"
     assert dict(publisher.row_messages(rating_row))["event"]["payload"]["box"] == 3
+
+
+def test_a_players_identity_is_not_revealed_at_the_hands_end(tmp_path: Path) -> None:
+    """On a poker table whose cards wait for the hand's end (``delayed``), the reveal
+    carries the hand's cards but never a player's card number."""
+    from controller.app.pit.reader import JournalReader
+    from controller.poker.records import HandSettled
+    from controller.ports import PlayerCardPresented
+
+    config = make_config(tmp_path, "poker", "t-01", NOWHERE, private_cards="delayed")
+    tapped = PlayerCardPresented(source="reader3", box=3, card="40001234", reader="reader3")
+    settled = HandSettled(1, 0, (), (), 0)
+    rows = journal_rows(config.journal_path, tapped, DRAWN, settled)
+    publisher = PitPublisher(config)
+    publisher._journal = JournalReader(config.journal_path)
+    try:
+        reveal = dict(publisher.row_messages(rows[-1]))["reveal"]
+    finally:
+        publisher._journal.close()
+    assert [row["kind"] for row in reveal["rows"]] == ["CardDrawn"]  # the card, not the player
+    assert "40001234" not in json.dumps(reveal)
