@@ -421,8 +421,8 @@ def test_every_console_action_the_games_list_is_offered_with_its_signature() -> 
     types would silently vanish from the console, so say so here."""
     from controller.app.console.schema import console_actions, supervisor_decisions
     from controller.blackjack import game as blackjack_game
-    from controller.poker import console
     from controller.game.table import RATING_CONSOLE
+    from controller.poker import console
     from controller.poker.game import PokerGame
 
     rating = set(RATING_CONSOLE)  # every table's (docs/ratings.md)
