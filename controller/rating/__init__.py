@@ -11,6 +11,8 @@ from controller.rating.book import (
     RatingSettings,
     RoundFigures,
     half_up,
+    settings_from_json,
+    settings_json,
 )
 from controller.rating.records import (
     RatingAdjusted,
@@ -36,4 +38,6 @@ __all__ = [
     "RatingStarted",
     "RoundFigures",
     "half_up",
+    "settings_from_json",
+    "settings_json",
 ]

@@ -43,6 +43,8 @@ __all__ = [
     "RatingSettings",
     "RoundFigures",
     "half_up",
+    "settings_from_json",
+    "settings_json",
 ]
 
 RATING_RULE = "player rating (house procedure)"  # what a refused rating input cites
@@ -69,6 +71,23 @@ class RatingSettings:
     blackjack_edge: Fraction = Fraction(1, 200)
     card_pattern: str = "[0-9]{6,20}"
     show_names: bool = False
+
+
+def settings_json(settings: RatingSettings) -> dict[str, Any]:
+    """``settings`` as plain JSON (the rates as exact fractions in text, "1/5"), as the
+    journal's `TableStarted` row carries them, so an offline replay rates alike."""
+    out: dict[str, Any] = {}
+    for name in RatingSettings.__dataclass_fields__:
+        value = getattr(settings, name)
+        out[name] = str(value) if isinstance(value, Fraction) else value
+    return out
+
+
+def settings_from_json(data: Mapping[str, Any]) -> RatingSettings:
+    """`settings_json`'s inverse; a key it does not know raises `TypeError`."""
+    fractions = {"reinvestment", "blackjack_edge"}
+    values: dict[str, Any] = {k: Fraction(str(v)) if k in fractions else v for k, v in data.items()}
+    return RatingSettings(**values)
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,6 +50,7 @@ from controller.game.jsonable import to_jsonable
 from controller.journal.lock import JournalLock
 from controller.journal.store import Journal, JournalCorrupt
 from controller.ports import DeviceLost, DeviceRestored, ShowLimits, TableClosed
+from controller.rating import settings_json
 from drivers.realtime import use_realtime
 
 log = logging.getLogger(__name__)
@@ -57,14 +58,16 @@ log = logging.getLogger(__name__)
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class TableStarted:
-    """Journaled at every start: which table, game and rules the rows that follow are for
-    (so `tablectl journal replay` needs no config), and whether it recovered."""
+    """Journaled at every start: which table, game and rules the rows that follow are for,
+    and how it rates players (so `tablectl journal replay` needs no config), and whether
+    it recovered."""
 
     table_id: str
     game: str
     rules: dict[str, Any]
     simulated: bool
     replayed_events: int
+    rating: dict[str, Any] = dataclasses.field(default_factory=dict)  # [rating], as JSON
 
 
 class Feed(Protocol):
@@ -183,7 +186,12 @@ class RunningTable:
         rules_json = to_jsonable(config.rules)
         rules_json.pop("type")
         started = TableStarted(
-            config.table_id, config.game, rules_json, self.simulate is not None, replayed
+            config.table_id,
+            config.game,
+            rules_json,
+            self.simulate is not None,
+            replayed,
+            settings_json(config.rating),
         )
         self.journal.record(started, source="controller", round=self.game.round_no)
         try:
