@@ -104,3 +104,32 @@ def test_baccarat_and_poker_pages_mark_the_rated_box_or_seat(page: Page, name: s
         expect(page.locator("[data-rated-line]")).to_have_text(f"RATED: {word} 3")
     finally:
         server.close()
+
+
+def test_the_console_rates_a_box_and_ends_a_rating(page: Page) -> None:
+    """RATE on a box in play that is not rated (anonymous: named later), END RATING on a
+    rated one: the console sends the rating actions every table has."""
+    server = open_page(page, blackjack())
+    try:
+        expect(page.locator('#buttons button[data-button="start_rating2"]')).to_have_count(0)
+        page.locator('#buttons button[data-button="start_rating3"]').click()
+        assert server.events.get(timeout=5) == ConsoleAction(
+            source="console", action="start_rating", args={"box": 3}
+        )
+        page.locator('#buttons button[data-button="end_rating2"]').click()
+        assert server.events.get(timeout=5) == ConsoleAction(
+            source="console", action="end_rating", args={"box": 2}
+        )
+    finally:
+        server.close()
+
+
+def test_a_table_that_does_not_rate_offers_no_rating_buttons(page: Page) -> None:
+    game = BlackjackGame(Variants(boxes=5))
+    game.handle(console("shuffled"))
+    server = open_page(page, game)
+    try:
+        expect(page.locator('#buttons button[data-button="next"]')).to_have_count(1)
+        expect(page.locator('#buttons button[data-button^="start_rating"]')).to_have_count(0)
+    finally:
+        server.close()

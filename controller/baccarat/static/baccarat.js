@@ -17,12 +17,13 @@
   // the status page's faces (static/faces.js); the pit has none and needs only the board,
   // which cites no rule
   const plain = (value) => String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  const { esc, money, cardFace, cite, ratedTag, ratedLine } = window.TableFaces || {
+  const { esc, money, cardFace, cite, ratedTag, ratedLine, ratingButtons } = window.TableFaces || {
     esc: plain,
     money: (n) => `$${Number(n || 0)}`,
     cardFace: (text) => `<span class="card-text">${plain(text)}</span>`,
     ratedTag: () => "",
     ratedLine: () => "",
+    ratingButtons: () => [],
   };
   const RED = "#e53935";
   const BLUE = "#1e88e5";
@@ -268,7 +269,7 @@
       }
     }
     list.push({ name: "void_hand", label: "VOID COUP", lit: false, cls: "danger", body: { button: "void_hand" } });
-    return list;
+    return list.concat(ratingButtons(view, (view.boxes || []).map((box) => box.number)));
   }
 
   // The HOLD banner: the first violation with the rule it cites.

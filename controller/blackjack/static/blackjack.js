@@ -14,7 +14,7 @@
 
 (() => {
   if (!window.TableFaces) return;  // the pit (controller/app/floor/boards.py): nothing to draw
-  const { esc, money, cardFace, ratedTag, ratedLine } = window.TableFaces;
+  const { esc, money, cardFace, ratedTag, ratedLine, ratingButtons } = window.TableFaces;
 
   // a hand's total: SOFT, BUST and BLACKJACK stand out
   const CSS = `
@@ -114,6 +114,7 @@
     // dark while the chips disagree with a payout (rule 4.1): NEXT is refused
     const nextLit = b.next !== false && (Boolean(b.stand) || /press NEXT/.test(view.next_action || "") ||
       /^Pay box/.test(view.next_action || ""));
+    const rating = ratingButtons(view, (view.boxes || []).map((box) => box.number));
     return [
       ["no_more_bets", "NO MORE BETS", Boolean(b.no_more_bets)],
       ["next", "NEXT", nextLit],
@@ -127,7 +128,7 @@
       // taken from NEXT
       name === "next" && b.shuffled && view.shuffle_due
         ? { name: "shuffled", label: "SHUFFLED", lit: true, body: { action: "shuffled", args: {} } }
-        : { body: { button: name }, label, lit, cls, name }));
+        : { body: { button: name }, label, lit, cls, name })).concat(rating);
   }
 
   window.tablectl = window.tablectl || {};

@@ -15,7 +15,7 @@
 
 (() => {
   if (!window.TableFaces) return;  // the pit (controller/app/floor/boards.py): nothing to draw
-  const { esc, money, seatList, cite, ratedTag, ratedLine } = window.TableFaces;
+  const { esc, money, seatList, cite, ratedTag, ratedLine, ratingButtons } = window.TableFaces;
 
   const CSS = `
     .seats { display: grid; grid-template-columns: repeat(auto-fit, minmax(calc(var(--u) * 22), 1fr));
@@ -200,7 +200,7 @@
         buttons.push({ name: `see${seat}`, label: `SEE SEAT ${seat}`, lit: false, request: { seat } });
       }
     }
-    return buttons;
+    return buttons.concat(ratingButtons(view, (view.seats || []).map((s) => s.seat), "SEAT"));
   }
 
   window.tablectl = window.tablectl || {};

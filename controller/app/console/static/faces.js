@@ -55,5 +55,25 @@ window.TableFaces = (() => {
     return `<div class="rated-line" data-rated-line="1">RATED: ${marks.join(" · ")}</div>`;
   };
 
-  return { esc, money, seatList, cite, cardFace, ratedTag, ratedLine };
+  // The console's rating buttons (a table that rates: the view has "rated"): END RATING
+  // on a rated box, RATE (an anonymous rating, named later) on a box in play that is not.
+  const ratingButtons = (view, boxes, word = "BOX") => {
+    if (!Array.isArray(view.rated)) return [];
+    const rated = ratedBoxes(view);
+    const out = [...rated].sort((a, b) => a - b).map((box) => ({
+      name: `end_rating${box}`, label: `END RATING ${word} ${box}`, lit: false,
+      body: { action: "end_rating", args: { box } },
+    }));
+    for (const box of boxes) {
+      if (!rated.has(box)) {
+        out.push({
+          name: `start_rating${box}`, label: `RATE ${word} ${box}`, lit: false,
+          body: { action: "start_rating", args: { box } },
+        });
+      }
+    }
+    return out;
+  };
+
+  return { esc, money, seatList, cite, cardFace, ratedTag, ratedLine, ratingButtons };
 })();
