@@ -106,7 +106,9 @@ class Decision:
 
 DecisionCost = Callable[[Decision], "Fraction | None"]
 """The cost of a blackjack decision: None when it is basic strategy's play under this
-table's rules, else what it gives the house in expectation, in chips (a departure)."""
+table's rules, else what it gives the house in expectation, in chips (a departure). It
+must pickle (a module-level function, or an object of module-level classes): the app's
+snapshots pickle the game with its book."""
 
 
 @dataclass(frozen=True, slots=True)

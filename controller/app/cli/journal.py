@@ -42,6 +42,7 @@ from typing import Any, TextIO
 from controller import game as games
 from controller.app.cli.progress import progress_bar
 from controller.app.config import rules_from_dict
+from controller.app.runtime import snapshots
 from controller.app.runtime.journal_files import read_key
 from controller.app.runtime.loop import TableLoop
 from controller.errors import TableError
@@ -60,7 +61,7 @@ from controller.journal.fileset import (
 from controller.journal.reads import SetRows, integrity_problem
 from controller.journal.store import Entry, Head, JournalCorrupt, JournalError
 from controller.journal.views import brief, replay_summary, write_csv
-from controller.rating import settings_from_json
+from controller.rating import RatingSettings, settings_from_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -310,12 +311,15 @@ def _replay(reader: SetRows, out: TextIO, *, as_json: bool) -> int:
             raise JournalError("no TableStarted row: this journal does not say which game it is")
         rules = game_rules(started)
         game = games.spec(started.payload["game"]).make(rules)
+        rating = RatingSettings()
         if isinstance(game, TableGame) and started.payload.get("rating"):
             try:
-                game.rate(settings_from_json(started.payload["rating"]))  # rated as it was
+                rating = settings_from_json(started.payload["rating"])
             except (TypeError, ValueError) as exc:
                 raise JournalError(f"its TableStarted row's rating settings: {exc}") from None
-        loop = TableLoop(game, reader.live, queue.Queue(), rules=rules)
+            game.rate(rating)  # rated as it was
+        under = snapshots.taken_under(rules, rating)
+        loop = TableLoop(game, reader.live, queue.Queue(), rules=under)
     except TableError as exc:
         print(f"tablectl journal: {exc}", file=sys.stderr)
         return 2

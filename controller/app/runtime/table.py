@@ -125,7 +125,8 @@ class RunningTable:
             self.events,
             publish=self._publish,
             require_dealer=bool(config.staff),  # docs/security.md: sign in to use the console
-            rules=config.rules,  # a snapshot taken under other rules is not used
+            # a snapshot taken under other rules (or other [rating]) is not used
+            rules=snapshots.taken_under(config.rules, config.rating),
             snapshot_every=config.journal_keeping.snapshot_every,
         )
         # the journal rolls over by trading day or size; sealed files are archived

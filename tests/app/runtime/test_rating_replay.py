@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.app.cli.demo import demo_config
+from controller.app.runtime import snapshots
 from controller.app.runtime.games import make_game
 from controller.app.runtime.loop import TableLoop
 from controller.journal.store import Journal
@@ -96,3 +97,19 @@ def test_a_table_killed_mid_rating_comes_back_with_its_ratings_open_and_exact(
             closed = loop.game.handle(TableClosed(source="controller"))
             assert closed == alive.handle(TableClosed(source="controller"))
             assert [e.reason for e in closed] == ["closed"] * 3  # type: ignore[attr-defined]
+
+
+def test_a_snapshot_taken_under_other_rating_settings_is_not_used(tmp_path: Path) -> None:
+    """A table that starts rating (or changes `[rating]`) replays its whole journal under
+    the new settings: a snapshot's open ratings were worked out under the old ones."""
+    path = tmp_path / "journal.sqlite"
+    config = demo_config("blackjack", path, port=0)
+    before = snapshots.taken_under(config.rules, RATED)
+    with Journal(path, key=KEY, wall=Clock()) as journal:
+        play_rated(journal, rounds=3, snapshot_every=1, rules=before)
+    for rating, used in ((RATED, True), (dataclasses.replace(RATED, empty_rounds=5), False),
+                         (RatingSettings(), False)):  # fmt: skip
+        with Journal(path, key=KEY, wall=Clock()) as journal:
+            loop = rated_loop(journal, rules=snapshots.taken_under(config.rules, rating))
+            loop.replay()
+            assert (loop.restored_from is not None) is used, rating
