@@ -449,6 +449,7 @@ class PitPublisher:
         withheld: dict[str, Any] = {}
         if self.private:
             state = withhold(state, withheld)
+        state = _without_names(state, withheld)
         body = {**self._header(), "at": _now(), "origin": self.origin, "state": state}
         return {**body, "redacted": list(withheld)}
 
@@ -461,6 +462,24 @@ class PitPublisher:
 
     def _last_seq(self) -> int:
         return 0 if self._journal is None else self._journal.last_seq()
+
+
+def _without_names(state: dict[str, Any], withheld: dict[str, Any]) -> dict[str, Any]:
+    """``state`` with no rated player's name in its view's marks: the dealer's page may
+    show one (``[rating] show_names``), a public topic never (docs/ratings.md)."""
+    view = state.get("view")
+    if not isinstance(view, dict):
+        return state
+    marks = view.get("rated")
+    if not isinstance(marks, list) or not any(isinstance(m, dict) and "name" in m for m in marks):
+        return state
+    kept = []
+    for index, mark in enumerate(marks):
+        if isinstance(mark, dict) and "name" in mark:
+            withheld[f"view.rated.{index}.name"] = mark["name"]
+            mark = {k: v for k, v in mark.items() if k != "name"}
+        kept.append(mark)
+    return {**state, "view": {**view, "rated": kept}}
 
 
 def pit_publisher(config: TableConfig) -> PitPublisher:

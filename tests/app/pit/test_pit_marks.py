@@ -169,3 +169,18 @@ def test_a_players_identity_is_not_revealed_at_the_hands_end(tmp_path: Path) -> 
         publisher._journal.close()
     assert [row["kind"] for row in reveal["rows"]] == ["CardDrawn"]  # the card, not the player
     assert "40001234" not in json.dumps(reveal)
+
+
+def test_a_rated_players_name_shown_on_the_dealers_page_is_not_in_the_pits_state(
+    tmp_path: Path,
+) -> None:
+    """``[rating] show_names`` puts a name beside a rated box's mark on the dealer's page;
+    the state the pit retains on its public topic keeps the mark, never the name."""
+    config = make_config(tmp_path, "blackjack", "t-01", NOWHERE)
+    marks = [{"box": 2, "anonymous": False, "name": "Ann Lee"}, {"box": 4, "anonymous": True}]
+    body = PitPublisher(config).state_message({"round": 3, "view": {"rated": marks}})
+    assert body["state"]["view"]["rated"] == [
+        {"box": 2, "anonymous": False},
+        {"box": 4, "anonymous": True},
+    ]
+    assert body["redacted"] == ["view.rated.0.name"] and "Ann Lee" not in json.dumps(body)
