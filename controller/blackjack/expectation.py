@@ -463,6 +463,8 @@ def decision_values(
         raise ExpectationError(f"a hand of {hard} is bust: it has no decision")
     from_split = allowed.hands > 1
     two = len(cards) == 2
+    if two and not from_split and ace and hard == 11:
+        raise ExpectationError("a blackjack is paid, not played: its only decision is even money")
     if not two and (allowed.double or allowed.split):
         raise ExpectationError("only a two-card hand may double or split")
     if allowed.split and not (two and cards[0].rank == cards[1].rank):
@@ -474,10 +476,14 @@ def decision_values(
     return out
 
 
-def _blackjack_offer(rules: Variants, up: int, action: Decision, insured: Fraction) -> Departure:
+def _blackjack_offer(
+    rules: Variants, up: int, action: Decision, insured: Fraction, blackjack: bool
+) -> Departure:
     v = _versus(_Rules.of(rules), up)
     if up != 11:
         raise ExpectationError("insurance and even money are offered on a dealer ace only (9.2)")
+    if action is Decision.EVEN_MONEY and not blackjack:
+        raise ExpectationError("even money is offered on a blackjack only (10.3a)")
     if action is Decision.EVEN_MONEY:
         # 1 to 1 now against 3 to 2 unless the dealer has blackjack (then a push)
         return Departure(Decision.DECLINE, action, (1 - v.blackjack) * Fraction(3, 2) - 1)
@@ -514,7 +520,8 @@ def decision_cost(
         raise ExpectationError(f"unknown decision {action!r}: expected one of {names}") from None
     up_value = _up_value(up)
     if decision in (Decision.INSURANCE, Decision.EVEN_MONEY, Decision.DECLINE):
-        return _blackjack_offer(rules, up_value, decision, insured)
+        blackjack = sorted(_value(c) for c in cards) == [10, 11] and allowed.hands == 1
+        return _blackjack_offer(rules, up_value, decision, insured, blackjack)
     values = decision_values(rules, cards, up_value, allowed)
     if decision not in values:
         raise ExpectationError(f"{decision.value} is not allowed for this hand at this table")
