@@ -75,7 +75,7 @@ def main() -> int:
     slowest = max(seconds for _, seconds in exact.values())
     if args.json:
         print(json.dumps({
-            "exact": {name: {"house_edge_percent": e, "seconds": s} for name, (e, s) in exact.items()},
+            "exact": {n: {"house_edge_percent": e, "seconds": s} for n, (e, s) in exact.items()},
             "simulator": {"rounds": args.rounds, "house_edge_percent": sim.house_edge * 100,
                           "stderr_percent": sim.stderr * 100, "seconds": sim.seconds},
             "decision_cost_us": per_cost * 1e6,
