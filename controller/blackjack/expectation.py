@@ -2,8 +2,8 @@
 
 Exact expected values for an infinite shoe: every card is drawn with its full-shoe
 probability (2-9 and ace 1/13 each, a ten-valued card 4/13) whatever has been dealt, so
-the values are rational numbers, computed as `Fraction` in a few tenths of a second and
-the same for 4 to 8 decks. A real shoe of N decks differs by card removal (the player's
+the values are rational numbers, computed as `Fraction` in about a tenth of a second,
+and the same for 4 to 8 decks. A real shoe of N decks differs by card removal (the player's
 own cards and the up card change what is left); docs/blackjack.md ("Edges for rating")
 gives the simulator's figures beside this one.
 
@@ -304,9 +304,8 @@ class _Versus:
         key = (hard, ace)
         play = self._after_hit.get(key)
         if play is None:
-            action = decide(self.table, hard, ace and hard <= 11, 0, self.up)
-            total = _total(hard, ace)
-            if total == 21 or (action is Action.STAND and self.may_stand(hard, ace)):
+            action = decide(self.table, hard, ace and hard <= 11, 0, self.up)  # 21: STAND
+            if action is Action.STAND and self.may_stand(hard, ace):
                 play = self.stand(hard, ace)
             else:
                 play = self.hit(hard, ace)
@@ -350,7 +349,7 @@ class _Versus:
         """A split hand of the pair's card and ``value`` that is not split again."""
         hard = (1 if pair == 11 else pair) + (1 if value == 11 else value)
         ace = 11 in (pair, value)
-        if pair == 11 or _total(hard, ace) == 21:  # split aces: one card each (variants)
+        if pair == 11:  # split aces: one card each (variants)
             return self.stand(hard, ace)
         allowed = Allowed(self.may_double(hard, ace, True), False, self.may_stand(hard, ace), 2)
         return self.plays(hard, ace, allowed)[self.basic(hard, ace, 0, allowed)]
@@ -440,6 +439,13 @@ def _value(card: Card) -> int:
     return 11 if card.rank == ACE else min(card.rank, 10)
 
 
+def _hard_ace(cards: Sequence[Card]) -> tuple[int, bool]:
+    """A hand's hard total (aces 1, rule 3.2) and whether it holds an ace."""
+    return sum(1 if c.rank == ACE else min(c.rank, 10) for c in cards), any(
+        c.rank == ACE for c in cards
+    )
+
+
 def _up_value(up: Card | int) -> int:
     if isinstance(up, Card):
         return _value(up)
@@ -457,8 +463,7 @@ def decision_values(
     if not cards:
         raise ExpectationError("a hand with no cards has no decision")
     v = _versus(_Rules.of(rules), _up_value(up))
-    hard = sum(1 if c.rank == ACE else min(c.rank, 10) for c in cards)
-    ace = any(c.rank == ACE for c in cards)
+    hard, ace = _hard_ace(cards)
     if hard > 21:
         raise ExpectationError(f"a hand of {hard} is bust: it has no decision")
     from_split = allowed.hands > 1
@@ -526,8 +531,7 @@ def decision_cost(
     if decision not in values:
         raise ExpectationError(f"{decision.value} is not allowed for this hand at this table")
     v = _versus(_Rules.of(rules), up_value)
-    hard = sum(1 if c.rank == ACE else min(c.rank, 10) for c in cards)
-    ace = any(c.rank == ACE for c in cards)
+    hard, ace = _hard_ace(cards)
     pair = _value(cards[0]) if allowed.split else 0
     basic = v.basic(hard, ace, pair, allowed)
     return Departure(basic, decision, values[basic] - values[decision])
@@ -602,8 +606,7 @@ def table_disagreements(rules: Variants) -> list[Disagreement]:
         cards = _hand_for(kind, player)
         for up in VALUES:
             v = _versus(r, up)
-            hard = sum(1 if c.rank == ACE else min(c.rank, 10) for c in cards)
-            ace = any(c.rank == ACE for c in cards)
+            hard, ace = _hard_ace(cards)
             allowed = Allowed(
                 double=v.may_double(hard, ace, False),
                 split=kind == "pair",

@@ -110,6 +110,77 @@ def test_the_stand_value_on_hard_20_against_a_6() -> None:
     assert values[Decision.STAND] == win - totals[21]
 
 
+def split_hand_part(rules: Variants, second: str, up: int) -> Fraction:
+    """A split 8's hand with ``second``, not split again: its part of the box's value
+    under basic strategy."""
+    cards = hand(f"8s {second}")
+    allowed = Allowed(hands=rules.max_split_hands)
+    basic = decision_cost(rules, cards, up, "hit", allowed=allowed).basic
+    return decision_values(rules, cards, up, allowed)[basic]
+
+
+def every_second_card(rules: Variants, up: int) -> Fraction:
+    """The expected part of a split 8's hand over its second card (the tens by rank)."""
+    return sum(
+        (Fraction(1, 13) * split_hand_part(rules, rank + "h", up) for rank in "23456789TJQKA"),
+        Fraction(0),
+    )
+
+
+def split_8s(rules: Variants, up: int) -> Fraction:
+    return decision_values(rules, hand("8s 8h"), up, Allowed(split=True))[Decision.SPLIT]
+
+
+def test_variant_split_limit_counts_the_hands_on_the_box() -> None:
+    two, three = replace(DEFAULT, max_split_hands=2), replace(DEFAULT, max_split_hands=3)
+    q = Fraction(1, 13)  # a dealer blackjack with a ten up takes the original wager once
+    per_hand = every_second_card(two, 10)
+    # at most 2 hands: two hands, never split again, and the box's one original wager
+    assert split_8s(two, 10) == 2 * per_hand - q
+    # at most 3: one of the first two hands may get an 8 and split again (1 - (12/13)^2)
+    eight_as_16 = split_hand_part(two, "8h", 10)
+    again = (1 - Fraction(12, 13) ** 2) * (2 * per_hand - eight_as_16)
+    assert split_8s(three, 10) - split_8s(two, 10) == again
+
+
+def test_variant_busted_plus_one_takes_every_busted_hand_and_one_wager() -> None:
+    original = replace(DEFAULT, max_split_hands=2)
+    busted = replace(original, dealer_blackjack_takes=DealerBlackjackTakes.BUSTED_PLUS_ONE)
+    q = Fraction(1, 13)
+    # a split hand's part loses its stake to a dealer blackjack only when it busts
+    bust = sum(
+        (
+            Fraction(1, 13)
+            * (split_hand_part(original, r + "h", 10) - split_hand_part(busted, r + "h", 10))
+            / q
+            for r in "23456789TJQKA"
+        ),
+        Fraction(0),
+    )
+    assert 0 < bust < 1
+    # the box: both busted stakes (2 x bust), plus one wager unless both hands bust
+    extra = 2 * bust - bust * bust
+    assert split_8s(original, 10) - split_8s(busted, 10) == q * extra
+
+
+def test_variant_busted_plus_one_after_a_split_again() -> None:
+    original = replace(DEFAULT, max_split_hands=3)
+    busted = replace(original, dealer_blackjack_takes=DealerBlackjackTakes.BUSTED_PLUS_ONE)
+    q, r = Fraction(1, 13), Fraction(1, 13)
+    by_rank = {
+        rank: (split_hand_part(original, rank + "h", 10) - split_hand_part(busted, rank + "h", 10))
+        / q
+        for rank in "23456789TJQKA"
+    }
+    other = sum((r * b for rank, b in by_rank.items() if rank != "8"), Fraction(0))
+    final = other + r * by_rank["8"]  # a hand that may not split again busts
+    # two hands; the first may get an 8 and split (3 hands, all final), else the second may
+    all_bust = r * final**3 + other * (r * final**2 + other)
+    busted_stakes = other + r * 3 * final + (1 - r) * (other + r * 2 * final)
+    extra = busted_stakes - all_bust
+    assert split_8s(original, 10) - split_8s(busted, 10) == q * extra
+
+
 # --- the house edge ----------------------------------------------------------------------
 
 
@@ -118,8 +189,28 @@ def test_house_edge_of_the_default_rules_is_exact_and_says_how() -> None:
     assert isinstance(edge.value, Fraction)
     assert edge.standard_error == 0
     assert "infinite shoe" in edge.method and "no hole card" in edge.method
+    assert edge.describe().startswith(f"house edge {edge.percent:.4f}% (exact expected value")
     assert 0.5 < edge.percent < 1  # basic strategy under near-standard rules (simulated below)
     assert house_edge(Variants(decks=8)) == edge  # an infinite shoe: decks do not enter
+
+
+def test_the_edge_is_every_first_hand_played_by_the_tables() -> None:
+    """The edge again, from each two-card hand's value (ranks 1/13 each, in any order)
+    and a blackjack's 3 to 2 unless the dealer has one too (4.1, 10.1, 10.2)."""
+    ranks = [Card.parse(r + "s").rank for r in "23456789TJQKA"]
+    value_of = {rank: 11 if rank == 14 else min(rank, 10) for rank in ranks}
+    total = Fraction(0)
+    for up_rank, first, second in product(ranks, repeat=3):
+        up = value_of[up_rank]
+        cards = [Card(first, "s"), Card(second, "h")]
+        if sorted((value_of[first], value_of[second])) == [10, 11]:
+            value = (1 - dealer_outcomes(up, False).blackjack) * Fraction(3, 2)
+        else:
+            allowed = allowed_for(cards)
+            basic = decision_cost(DEFAULT, cards, up, "hit", allowed=allowed).basic
+            value = decision_values(DEFAULT, cards, up, allowed)[basic]
+        total += Fraction(1, 13**3) * value
+    assert -total == house_edge(DEFAULT).value
 
 
 def test_house_edge_moves_with_the_rules_as_published() -> None:
@@ -171,6 +262,7 @@ def test_the_simulator_agrees_with_the_exact_edge_of_other_tables(never_bust: No
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # two to four minutes on a shared core
 def test_a_million_simulated_rounds_agree_with_the_exact_edge() -> None:
     result = simulate(1_000_000, seed=1)
     exact = house_edge(DEFAULT).percent / 100
