@@ -1,0 +1,56 @@
+"""Draw poker's players' board: the table notice of rule 11.5(a) (the minimum and
+maximum wagers), the blinds, the button, and the hand in play as the players see it
+across the table, picked from the game's published view by whitelist (docs/display.md,
+"The players' board").
+
+A poker card is never on it: a player's hand is dealt face down and is his own until the
+showdown (11.3(a), 11.4(c)), so the board shows how many cards each seat holds and no
+card at all, not even at the showdown. No stack, request, HOLD or dealer's control either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from controller.poker.phases import STATES
+
+
+def _whole(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _seat(seat: Any) -> dict[str, Any] | None:
+    if not isinstance(seat, Mapping) or _whole(seat.get("seat")) is None:
+        return None
+    return {
+        "seat": seat["seat"],
+        "in_hand": bool(seat.get("in_hand")),
+        "folded": bool(seat.get("folded")),
+        "all_in": bool(seat.get("all_in")),
+        "cards": _whole(seat.get("cards")) or 0,  # how many, never which
+        "blind": _whole(seat.get("blind")),
+    }
+
+
+def board_facts(view: dict[str, Any]) -> dict[str, Any]:
+    """The players' board of a draw poker table, from its view (pure; whitelist only)."""
+    limits = view.get("limits") or ()
+    blinds = [b for b in view.get("blinds") or () if _whole(b) is not None]
+    pots = [p for p in view.get("pots") or () if isinstance(p, list | tuple) and p]
+    state = view.get("state")
+    action = view.get("action") if isinstance(view.get("action"), Mapping) else {}
+    seats = [s for s in map(_seat, view.get("seats") or ()) if s is not None]
+    return {
+        "hand": _whole(view.get("hand")),
+        "phase": state if state in STATES else "waiting",
+        "limits": {
+            "minimum": _whole(limits[0]) if len(limits) > 1 else None,
+            "maximum": _whole(limits[1]) if len(limits) > 1 else None,
+        },
+        "blinds": blinds,
+        "button": _whole(view.get("button")),
+        "to_act": _whole(action.get("seat")),
+        "pot": sum(_whole(p[0]) or 0 for p in pots),
+        "seats": seats,
+    }
