@@ -312,6 +312,7 @@
     .pb-coup { grid-area: coup; }
     .pb-roads { grid-area: roads; display: grid; gap: calc(var(--u) * 1.2); align-content: start;
       grid-template-columns: minmax(0, 8fr) minmax(0, 14fr); }
+    .pb-lastrow { grid-column: 1 / -1; }
     .pb-derived { grid-column: 1 / -1; display: grid; gap: calc(var(--u) * 1.2); grid-template-columns: repeat(3, minmax(0, 1fr)); }
     .pb-stats { grid-area: stats; display: flex; flex-direction: column; gap: calc(var(--u) * 1.2); }
     .pb-road svg { display: block; width: 100%; height: auto; border-radius: calc(var(--u) * 0.5); }
@@ -473,10 +474,10 @@
       `<section class="pb-roads panel">` +
       roadSvg(roads.bead_plate, "bead_plate", BOARD_COLUMNS.bead_plate, w.roads.bead_plate) +
       roadSvg(roads.big_road, "big_road", BOARD_COLUMNS.big_road, w.roads.big_road) +
-      `<div class="pb-derived">${derivedRoads}</div></section>` +
+      `<div class="pb-derived">${derivedRoads}</div>` +
+      `<div class="pb-lastrow"><div class="heading">${esc(w.last)}</div><div class="pb-last">${last}</div></div></section>` +
       `<section class="pb-stats"><div class="panel"><div class="heading">${esc(w.counts)}</div><div class="pb-counts">${counts}</div></div>` +
-      `<div class="panel pb-asks">${asks}</div>` +
-      `<div class="panel"><div class="heading">${esc(w.last)}</div><div class="pb-last">${last}</div></div></section>` +
+      `<div class="panel pb-asks">${asks}</div></section>` +
       `</div>`
     );
   }
