@@ -29,6 +29,10 @@ SIDES = ("player", "banker")
 MARKS = ("red", "blue")
 
 
+def _object(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
 def _cell(cell: Any) -> Any:
     if isinstance(cell, str):  # a derived road's mark
         return cell if cell in MARKS else None
@@ -58,10 +62,10 @@ def _hand(hand: Any) -> dict[str, Any]:
 
 def board_facts(view: dict[str, Any]) -> dict[str, Any]:
     """The players' board of a baccarat table, from its view (pure; whitelist only)."""
-    roads = view.get("roads") if isinstance(view.get("roads"), Mapping) else {}
-    ask = roads.get("ask") if isinstance(roads.get("ask"), Mapping) else {}
-    counts = roads.get("counts") if isinstance(roads.get("counts"), Mapping) else {}
-    shoe = view.get("shoe") if isinstance(view.get("shoe"), Mapping) else {}
+    roads = _object(view.get("roads"))
+    ask = _object(roads.get("ask"))
+    counts = _object(roads.get("counts"))
+    shoe = _object(view.get("shoe"))
     results = [r for r in (view.get("results") or []) if isinstance(r, Mapping)]
     return {
         "coup": view.get("coup"),
@@ -72,7 +76,7 @@ def board_facts(view: dict[str, Any]) -> dict[str, Any]:
         "roads": {name: _road(roads.get(name)) for name in ROADS},
         "ask": {
             side: {
-                name: mark if (mark := (ask.get(side) or {}).get(name)) in MARKS else None
+                name: mark if (mark := _object(ask.get(side)).get(name)) in MARKS else None
                 for name in DERIVED
             }
             for side in ("banker", "player")

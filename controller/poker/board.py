@@ -35,11 +35,11 @@ def _seat(seat: Any) -> dict[str, Any] | None:
 
 def board_facts(view: dict[str, Any]) -> dict[str, Any]:
     """The players' board of a draw poker table, from its view (pure; whitelist only)."""
-    limits = view.get("limits") or ()
+    limits: list[Any] = list(view.get("limits") or ())
     blinds = [b for b in view.get("blinds") or () if _whole(b) is not None]
     pots = [p for p in view.get("pots") or () if isinstance(p, list | tuple) and p]
     state = view.get("state")
-    action = view.get("action") if isinstance(view.get("action"), Mapping) else {}
+    action: Mapping[str, Any] = view["action"] if isinstance(view.get("action"), Mapping) else {}
     seats = [s for s in map(_seat, view.get("seats") or ()) if s is not None]
     return {
         "hand": _whole(view.get("hand")),

@@ -54,8 +54,8 @@ def board_document(
     """The board for the published ``state`` of a table of ``game``. ``closed``: the
     table says it is closing. A game whose board function fails shows the frame alone
     (logged): the players never see an error, and nothing unchecked reaches them."""
-    limits = state.get("limits") if isinstance(state.get("limits"), dict) else {}
-    view = state.get("view") if isinstance(state.get("view"), dict) else {}
+    limits: dict[str, Any] = state["limits"] if isinstance(state.get("limits"), dict) else {}
+    view: dict[str, Any] = state["view"] if isinstance(state.get("view"), dict) else {}
     title, renderer, facts = game.capitalize(), "", {}
     try:
         spec = registry.spec(game)
