@@ -52,25 +52,19 @@ def game(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
+FACES = "Array.from(document.querySelectorAll('#facts [data-card]'), (e) => e.dataset.card)"
+BACKS = "document.querySelectorAll('#facts [data-back]').length"
+
+
 def shown(page: Page) -> dict[str, Any]:
-    return dict(
-        page.evaluate(
-            """() => ({
-              cards: Array.from(document.querySelectorAll('#facts [data-card]'), (e) => e.dataset.card).sort(),
-              backs: document.querySelectorAll('#facts [data-back]').length,
-            })"""
-        )
-    )
+    return dict(page.evaluate(f"() => ({{cards: {FACES}.sort(), backs: {BACKS}}})"))
 
 
 def wait_until_shown(page: Page, cards: list[str], backs: int) -> None:
     """The page draws exactly these faces and this many backs (waited for, with a timeout)."""
     page.wait_for_function(
-        """([cards, backs]) => {
-          const faces = Array.from(document.querySelectorAll('#facts [data-card]'), (e) => e.dataset.card).sort();
-          return JSON.stringify(faces) === JSON.stringify(cards)
-            && document.querySelectorAll('#facts [data-back]').length === backs;
-        }""",
+        f"""([cards, backs]) =>
+          JSON.stringify({FACES}.sort()) === JSON.stringify(cards) && {BACKS} === backs""",
         arg=[cards, backs],
         timeout=10_000,
     )
