@@ -1,5 +1,5 @@
 """Draw poker's players' board: the table notice of rule 11.5(a) (the minimum and
-maximum wagers), the blinds, the button, and the hand in play as the players see it
+maximum wagers), the stakes (the blinds' amounts), the button, and the hand in play as the players see it
 across the table, picked from the game's published view by whitelist (docs/display.md,
 "The players' board").
 
@@ -33,14 +33,17 @@ def _seat(seat: Any) -> dict[str, Any] | None:
     }
 
 
+def seats_in(view: dict[str, Any]) -> list[Mapping[str, Any]]:
+    return [s for s in view.get("seats") or () if isinstance(s, Mapping)]
+
+
 def board_facts(view: dict[str, Any]) -> dict[str, Any]:
     """The players' board of a draw poker table, from its view (pure; whitelist only)."""
     limits: list[Any] = list(view.get("limits") or ())
-    blinds = [b for b in view.get("blinds") or () if _whole(b) is not None]
-    pots = [p for p in view.get("pots") or () if isinstance(p, list | tuple) and p]
+    stakes = [b for b in view.get("stakes") or () if _whole(b) is not None]
     state = view.get("state")
     action: Mapping[str, Any] = view["action"] if isinstance(view.get("action"), Mapping) else {}
-    seats = [s for s in map(_seat, view.get("seats") or ()) if s is not None]
+    seats = [s for s in map(_seat, seats_in(view)) if s is not None]
     return {
         "hand": _whole(view.get("hand")),
         "phase": state if state in STATES else "waiting",
@@ -48,9 +51,9 @@ def board_facts(view: dict[str, Any]) -> dict[str, Any]:
             "minimum": _whole(limits[0]) if len(limits) > 1 else None,
             "maximum": _whole(limits[1]) if len(limits) > 1 else None,
         },
-        "blinds": blinds,
+        "stakes": stakes,  # the blinds' amounts; each seat says which blind it posts
         "button": _whole(view.get("button")),
         "to_act": _whole(action.get("seat")),
-        "pot": sum(_whole(p[0]) or 0 for p in pots),
+        "pot": sum(_whole(s.get("contributed")) or 0 for s in seats_in(view)),  # in the middle
         "seats": seats,
     }

@@ -304,14 +304,14 @@
       ask: (side) => `${side}问路`, last: "近期结果", counts: "本靴统计",
     },
   };
-  const BOARD_COLUMNS = { bead_plate: 8, big_road: 14, derived: 12 };
+  const BOARD_COLUMNS = { bead_plate: 7, big_road: 12, derived: 10 };
   const PLAYERS_CSS = `
     .pb-bac { flex: 1 1 auto; min-height: 0; display: grid; gap: calc(var(--u) * 1.6);
       grid-template-columns: minmax(0, 36fr) minmax(0, 64fr); grid-template-rows: auto minmax(0, 1fr);
       grid-template-areas: "coup roads" "stats roads"; }
     .pb-coup { grid-area: coup; }
     .pb-roads { grid-area: roads; display: grid; gap: calc(var(--u) * 1.2); align-content: start;
-      grid-template-columns: minmax(0, 8fr) minmax(0, 14fr); }
+      grid-template-columns: minmax(0, 7fr) minmax(0, 12fr); }
     .pb-lastrow { grid-column: 1 / -1; }
     .pb-derived { grid-column: 1 / -1; display: grid; gap: calc(var(--u) * 1.2); grid-template-columns: repeat(3, minmax(0, 1fr)); }
     .pb-stats { grid-area: stats; display: flex; flex-direction: column; gap: calc(var(--u) * 1.2); }
@@ -337,7 +337,7 @@
     .pb-counts { display: grid; grid-template-columns: repeat(5, minmax(0, 1fr)); gap: calc(var(--u) * 0.8); text-align: center; }
     .pb-count { border-radius: calc(var(--u) * 0.8); padding: calc(var(--u) * 0.5) 0; background: rgba(0,0,0,0.3); }
     .pb-count b { display: block; font-size: 1.6em; }
-    .pb-count span { font-size: 0.62em; font-weight: 800; white-space: nowrap; }
+    .pb-count span { font-size: 0.7em; font-weight: 800; white-space: nowrap; }
     .pb-count.banker, .pb-count.banker_pair { border-bottom: calc(var(--u) * 0.6) solid var(--banker); }
     .pb-count.player, .pb-count.player_pair { border-bottom: calc(var(--u) * 0.6) solid var(--player); }
     .pb-count.tie { border-bottom: calc(var(--u) * 0.6) solid var(--tie); }
@@ -349,7 +349,7 @@
     .pb-ask span { flex: 1; white-space: nowrap; }
     .pb-ask svg { width: calc(var(--u) * 4); height: calc(var(--u) * 4); background: #fffdf7; border-radius: 50%; }
     .pb-last { display: flex; gap: calc(var(--u) * 0.6); flex-wrap: wrap; }
-    .pb-last span { width: calc(var(--u) * 5.2); height: calc(var(--u) * 5.2); border-radius: 50%; display: flex; align-items: center;
+    .pb-last span { min-width: calc(var(--u) * 6); height: calc(var(--u) * 6); padding: 0 calc(var(--u) * 0.8); border-radius: calc(var(--u) * 3); display: flex; align-items: center; white-space: nowrap;
       justify-content: center; font-weight: 900; font-size: 0.95em; color: #fff; border: calc(var(--u) * 0.3) solid #fff; }
     .pb-last span.banker { background: var(--banker); }
     .pb-last span.player { background: var(--player); }
@@ -358,7 +358,7 @@
     @media (orientation: portrait) {
       .pb-bac { grid-template-columns: minmax(0, 1fr); grid-template-rows: auto auto auto;
         grid-template-areas: "coup" "roads" "stats"; align-content: start; }
-      .pb-hand .cards { --card-w: calc(var(--u) * 7); }
+      .pb-hand .cards { --card-w: calc(var(--u) * 6.2); }
       .pb-asks { grid-template-columns: 1fr 1fr; }
     }
   `;

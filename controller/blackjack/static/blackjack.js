@@ -150,18 +150,19 @@
   };
   const PLAYERS_CSS = `
     .pb-bj { flex: 1 1 auto; min-height: 0; display: grid; gap: calc(var(--u) * 1.6);
-      grid-template-columns: minmax(0, 58fr) minmax(0, 42fr); }
+      grid-template-columns: minmax(0, 44fr) minmax(0, 56fr); }
     .pb-round { display: flex; flex-direction: column; gap: calc(var(--u) * 1.2); }
     .pb-bj .hand { display: flex; align-items: center; gap: calc(var(--u) * 1.2); padding: calc(var(--u) * 0.6) calc(var(--u) * 1);
       border-radius: calc(var(--u) * 1); background: rgba(0,0,0,0.3); }
-    .pb-bj .hand .who { font-weight: 900; min-width: 5.5em; }
+    .pb-bj .hand .who { font-weight: 900; min-width: 4.6em; }
     .pb-bj .hand.dealer { border: calc(var(--u) * 0.4) solid var(--accent); }
-    .pb-bj .cards { --card-w: calc(var(--u) * 6); flex: 1; }
+    .pb-bj .cards { --card-w: calc(var(--u) * 5.6); flex: 1; }
     .pb-bj .total { font-size: 1.5em; font-weight: 900; white-space: nowrap; }
     .pb-bj .total.bust { color: #ff8a8a; }
     .pb-bj .total.blackjack { color: var(--accent); }
     .pb-bj .waiting { font-size: 1.6em; font-weight: 900; color: var(--accent); text-align: center; padding: calc(var(--u) * 2); }
-    .pb-bj table { width: 100%; border-collapse: collapse; font-size: 0.9em; }
+    .pb-bj table { width: 100%; border-collapse: collapse; font-size: 0.85em; }
+    .pb-bj td span { white-space: nowrap; }
     .pb-bj th, .pb-bj td { padding: calc(var(--u) * 0.5) calc(var(--u) * 0.6); text-align: center; border-bottom: 1px solid var(--line); }
     .pb-bj th { color: var(--accent); font-size: 0.85em; }
     .pb-bj td .o { display: block; font-weight: 900; font-size: 0.8em; border-radius: calc(var(--u) * 0.5); }

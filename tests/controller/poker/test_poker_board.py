@@ -15,11 +15,12 @@ def test_rule_11_5_a_the_board_shows_the_table_notice_the_blinds_and_the_button(
     view = poker_state(poker_first_round())["view"]
     facts = board_facts(view)
     assert facts["limits"] == {"minimum": view["limits"][0], "maximum": view["limits"][1]}
-    assert facts["blinds"] == list(view["blinds"])
+    assert facts["stakes"] == [1, 2]  # poker_scenes' blinds, not the seats posting them
+    assert [s["seat"] for s in facts["seats"] if s["blind"]] == list(view["blinds"])
     assert facts["button"] == view["button"]
     assert facts["phase"] == "first_round"
     assert facts["to_act"] == view["action"]["seat"]
-    assert facts["pot"] == sum(p[0] for p in view["pots"])
+    assert facts["pot"] == sum(s["contributed"] for s in view["seats"]) > 0
     assert [s["cards"] for s in facts["seats"]] == [s["cards"] for s in view["seats"]]
 
 
@@ -38,7 +39,7 @@ def test_rule_11_3_a_a_view_full_of_hole_cards_yields_a_board_naming_none() -> N
 
 
 def test_an_unknown_state_reads_as_waiting_and_odd_values_are_dropped() -> None:
-    facts = board_facts({"state": "<script>", "limits": ["2", 10], "blinds": [1, "x", True]})
+    facts = board_facts({"state": "<script>", "limits": ["2", 10], "stakes": [1, "x", True]})
     assert facts["phase"] == "waiting"
     assert facts["limits"] == {"minimum": None, "maximum": 10}
-    assert facts["blinds"] == [1]
+    assert facts["stakes"] == [1]
