@@ -1,7 +1,7 @@
 """Draw poker's players' board: the table notice of rule 11.5(a) (the minimum and
-maximum wagers), the stakes (the blinds' amounts), the button, and the hand in play as the players see it
-across the table, picked from the game's published view by whitelist (docs/display.md,
-"The players' board").
+maximum wagers), the stakes (the blinds' amounts), the button, and the hand in play as
+the players see it across the table (the chips put in, whose turn), picked from the
+game's published view by whitelist (docs/display.md, "The players' board").
 
 A poker card is never on it: a player's hand is dealt face down and is his own until the
 showdown (11.3(a), 11.4(c)), so the board shows how many cards each seat holds and no
