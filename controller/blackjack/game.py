@@ -10,6 +10,7 @@ its view, its offers, its round and the decisions that take more than a HOLD's c
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from controller.blackjack import board, records
@@ -78,13 +79,8 @@ class BlackjackGame(TableGame):
             self.results = [*self.results, board.round_result(self.table)][-board.LAST :]
         return outputs
 
-    def view(self) -> dict[str, Any]:
-        view = super().view()
-        view["results"] = list(self.results)
-        return view
-
     def snapshot(self) -> object:
-        return snapshot(self.table)
+        return dataclasses.replace(snapshot(self.table), results=tuple(self.results))
 
     def offered(self) -> list[dict[str, Any]]:
         return list(_WITH_PAYOUT if self.table.payout_check.open else _OFFERED)
