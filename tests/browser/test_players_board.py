@@ -33,6 +33,7 @@ from tests.support.board import (
     start_table,
     step,
 )
+from tests.support.poker_play import cards_named
 
 GAMES = [name for name in registry.names() if registry.spec(name).board is not None]
 STEPS = 40  # the dealer's actions watched: a few rounds' cards
@@ -90,15 +91,18 @@ def test_the_board_draws_and_follows_every_card_showing_no_private_one(
         most_backs = 0
         for _ in range(STEPS):
             step(table, scripted)
-            facts = fetch_board(table)["facts"]
+            document = fetch_board(table)
+            facts = document["facts"]
             cards, backs = cards_on_board(facts), backs_on_board(facts)
             wait_until_shown(board_page, cards, backs)  # before the dealer's next action
             faces_seen |= set(cards)
             most_backs = max(most_backs, backs)
             view = table.state["view"]
             if registry.spec(game).private_cards:
-                assert shown(board_page)["cards"] == []  # 11.3(a): never a face
+                assert cards_named(document) == []  # 11.3(a): never a card
+                assert shown(board_page)["cards"] == []  # never a face
             else:
+                assert set(cards_named(document)) <= public_cards(view)
                 assert set(shown(board_page)["cards"]) <= public_cards(view)
         if registry.spec(game).private_cards:
             assert faces_seen == set() and most_backs >= 5  # the deal shows as backs
@@ -123,7 +127,8 @@ def test_the_board_says_closed_when_the_table_stops_and_redraws_when_it_restarts
     board_page: Page, game: str, tmp_path: Path
 ) -> None:
     journal = tmp_path / "journal.sqlite"
-    table = start_table(game, journal)
+    patient = BoardConfig(closed_after=60)  # so only the table's own word closes it at once
+    table = start_table(game, journal, board=patient)
     port = table.config.display_port if table.server is None else table.server.port
     try:
         open_board(board_page, table)
@@ -135,7 +140,7 @@ def test_the_board_says_closed_when_the_table_stops_and_redraws_when_it_restarts
         table.stop()
     expect(board_page.locator("#closed")).to_be_visible()
     expect(board_page.locator("body")).to_have_attribute("data-closed", "1")
-    table = start_table(game, journal, port=port)  # the same table, on the same port
+    table = start_table(game, journal, port=port, board=patient)  # again, on the same port
     try:
         expect(board_page.locator("body")).to_have_attribute("data-closed", "0", timeout=20_000)
         expect(board_page.locator("#closed")).to_be_hidden()
