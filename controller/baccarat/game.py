@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.baccarat import records
+from controller.baccarat.board import board_facts
 from controller.baccarat.display import snapshot
 from controller.baccarat.phases import BETWEEN_COUPS, DEALING
 from controller.baccarat.records import CoupResult, HoldDecision, Payout
@@ -133,6 +134,7 @@ SPEC = GameSpec(
     # commission owed is on the boxes' accounts, journaled when collected)
     settlement_figures=figures_from("wagers_in", "house_result"),
     simulator="controller.baccarat.simulate",
+    board=board_facts,
     state_words={  # the floor's words for the states of phases.py
         "shuffle": "New shoe due",
         "burn": "Burning",
