@@ -430,6 +430,11 @@ class RatingBook:
             log.info("erased the player of %d rating(s) that ended before %s", erased, ended_before)
         return erased
 
+    def taken(self) -> int:
+        """How many rating rows the store has taken (each once)."""
+        with self._lock:
+            return int(self._db.execute("SELECT COUNT(*) FROM rating_rows").fetchone()[0])
+
     def players(self) -> Iterator[str]:
         """Every player the store still names (the tests of the retention)."""
         with self._lock:
