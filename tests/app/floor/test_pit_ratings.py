@@ -373,3 +373,33 @@ def test_the_staff_file_grants_the_ratings_to_named_staff_only(tmp_path: Path) -
     path.write_text(base + '\n[ratings]\nreaders = "pm01"\n')
     with pytest.raises(ConfigError, match="must be a list of staff ids"):
         load_pit_staff(path)
+
+
+def test_a_lost_store_gets_its_ratings_back_from_the_tables_journal_exports(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from controller.app.floor.imports import import_journal
+    from controller.app.runtime.journal_files import open_journal
+    from tests.support.pit import make_config
+
+    config = make_config(tmp_path, "blackjack", "bj-01", "mqtt://127.0.0.1:1")
+    player = RatedPlayer("r1", 3, "Mere Tāne")
+    with open_journal(config.journal_path, create=True) as journal:
+        for kind, payload in [player.started(), player.round({"main": 40}, 40, 21)]:
+            journal.append(kind, payload, source="controller", round=1)
+        journal.append("RatingRound", {"rating": "r1", "box": "3"}, source="controller", round=1)
+        journal.append(*player.ended(stamp(90)), source="controller", round=1)
+        lines = [json.dumps(entry.as_dict(), sort_keys=True) for entry in journal.entries()]
+    store = PitStore(tmp_path / "pit.sqlite")
+    with caplog.at_level(logging.WARNING, logger="controller.app.floor.imports"):
+        assert import_journal(store, "s", "bj-01", lines) == 3
+    [refused] = [r.getMessage() for r in caplog.records]
+    assert import_journal(store, "s", "bj-01", lines) == 0  # each row once
+    assert refused.startswith("table s/bj-01: refused rating row 3 of the export: ")
+    [rating] = store.ratings.ratings("")
+    assert (rating["player"], rating["open"], rating["figures"]["handle"]) == (
+        "Mere Tāne",
+        False,
+        40,
+    )
+    store.close()
