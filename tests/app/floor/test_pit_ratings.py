@@ -10,6 +10,7 @@ import json
 import logging
 import re
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -403,3 +404,35 @@ def test_a_lost_store_gets_its_ratings_back_from_the_tables_journal_exports(
         40,
     )
     store.close()
+
+
+# --- the gate: a rating message is believed only as its table signed it -----------------------
+
+
+def test_a_rating_message_passes_the_signature_gate_only_as_its_table_signed_it() -> None:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from controller.app.pit.signing import public_text, sign
+
+    keys = {t: Ed25519PrivateKey.generate() for t in ("bj-01", "bj-02")}
+    public = {t: public_text(k) for t, k in keys.items()}
+    view = PitView("mqtt://127.0.0.1:1", port=0, prefix="casino", table_keys=public)
+    try:
+        topic = "casino/s/table/bj-01/restricted/rating"
+        row = message("bj-01", 5, *RatedPlayer("r1", 3, "Sam Wu").started())
+        text = json.dumps(row, separators=(",", ":")).encode()
+
+        def arriving(topic: str, payload: bytes) -> SimpleNamespace:
+            return SimpleNamespace(topic=topic, payload=payload, retain=False)
+
+        view._message(arriving(topic, text))  # not signed
+        view._message(arriving(topic, sign(keys["bj-02"], topic, text)))  # another table's key
+        event_topic = "casino/s/table/bj-01/event"
+        view._message(arriving(topic, sign(keys["bj-01"], event_topic, text)))  # another topic
+        assert view.store.ratings.ratings("") == []
+        refused = [a["message"] for a in view.floor.alarms() if a["kind"] == "MessageRefused"]
+        assert len(refused) == 3 and all("bj-01's rating topic" in m for m in refused)
+        view._message(arriving(topic, sign(keys["bj-01"], topic, text)))
+        assert [r["player"] for r in view.store.ratings.ratings("")] == ["Sam Wu"]
+    finally:
+        view.store.close()
