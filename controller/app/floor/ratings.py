@@ -36,7 +36,7 @@ from controller.app.pit.players import RATING_KINDS
 
 log = logging.getLogger(__name__)
 
-__all__ = ["RATING_FIELDS", "RatingBook", "refusal"]
+__all__ = ["RATING_DEPTH", "RATING_FIELDS", "RATING_MESSAGE_MAX", "RatingBook", "refusal"]
 
 TEXT_MAX = 64  # a rating id, a bet type, a staff id, a game
 PLAYER_MAX = 128  # a card number or a player's name
@@ -46,6 +46,8 @@ AMOUNT_MAX = 2**53 - 1  # chip units (and hundredths): exact in JSON
 BETS_MAX = 32  # bet types in one round or one rating
 SECONDS_MAX = 7 * 24 * 3600  # a week: no rating is longer
 ROUNDS_MAX = 10**7
+RATING_MESSAGE_MAX = 16 * 1024  # bytes: a RatingEnded with every bet type is about 2 KB
+RATING_DEPTH = 4  # levels of JSON: the message, its payload, a bets object
 
 # the field types a rating row's payload may have: each is a checker's name (`_CHECKS`)
 RATING_FIELDS: dict[str, dict[str, str]] = {

@@ -31,10 +31,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.app.console.json_bounded import loads_bounded
 from controller.app.floor.alarms import AlarmLog, watch_head
 from controller.app.floor.figures import when
 from controller.app.floor.games import game_words
-from controller.app.floor.ratings import refusal
+from controller.app.floor.ratings import RATING_DEPTH, RATING_MESSAGE_MAX, refusal
 from controller.app.floor.store import PitStore
 from controller.app.floor.words import state_words
 
@@ -219,10 +220,15 @@ class Floor:
         Its row is witnessed like every journal row; it moves no public figure, and the
         floor's public picture does not say that it came (no last row, no wake-up),
         unless it raises an alarm: the player's other table."""
+        if len(payload) > RATING_MESSAGE_MAX:
+            log.warning("table %s/%s: refused a rating message: %d bytes, more than %d",
+                        site, table, len(payload), RATING_MESSAGE_MAX)  # fmt: skip
+            return
         try:
-            body = json.loads(payload)
-        except ValueError:
-            log.warning("table %s/%s: refused a rating message: it is not JSON", site, table)
+            body = loads_bounded(payload, RATING_DEPTH)
+        except ValueError as exc:  # not JSON, not UTF-8, or nested too deep
+            why = f"it is not JSON ({exc})" if isinstance(exc, json.JSONDecodeError) else exc
+            log.warning("table %s/%s: refused a rating message: %s", site, table, str(why)[:120])
             return
         problem = refusal(body)
         if problem:

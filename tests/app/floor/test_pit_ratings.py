@@ -199,6 +199,9 @@ def _with(path: str, value: Any, drop: bool = False) -> dict[str, Any]:
     [
         (b"{not json", "it is not JSON"),
         (b"[1, 2]", "it is not a JSON object"),
+        (b"[" * 100_000 + b"]" * 100_000, "refused a rating message: 200000 bytes, more than"),
+        (b'{"v": 1, "payload": {"wagers": {"main": [[[1]]]}}}',
+         "refused a rating message: the JSON nests deeper than 4 levels"),
         (_with("payload.nickname", "Sammy"),
          "unknown field(s) 'nickname' in the RatingStarted payload"),
         (_with("secret", 1), "unknown field(s) 'secret' in the message"),
@@ -214,7 +217,8 @@ def _with(path: str, value: Any, drop: bool = False) -> dict[str, Any]:
         (_with("v", 2), "the message's 'v' must be 1, not 2"),
     ],
     ids=[
-        "not-json", "not-an-object", "unknown-field", "unknown-envelope-field", "box-as-text",
+        "not-json", "not-an-object", "too-big", "too-deep", "unknown-field",
+        "unknown-envelope-field", "box-as-text",
         "box-as-bool", "player-as-number", "unknown-source", "not-a-time", "missing-field",
         "unknown-kind", "redacted", "version",
     ],
