@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from controller.baccarat import records
+from controller.baccarat.board import board_facts
 from controller.baccarat.display import snapshot
 from controller.baccarat.edges import exact_edges
 from controller.baccarat.phases import BETWEEN_COUPS, DEALING
@@ -169,6 +170,7 @@ SPEC = GameSpec(
     # commission owed is on the boxes' accounts, journaled when collected)
     settlement_figures=figures_from("wagers_in", "house_result"),
     simulator="controller.baccarat.simulate",
+    board=board_facts,
     state_words={  # the floor's words for the states of phases.py
         "shuffle": "New shoe due",
         "burn": "Burning",

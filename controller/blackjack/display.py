@@ -78,6 +78,8 @@ class TableView:
     burns_due: int  # cards still to burn after the shuffle
     refused_wagers: dict[str, str]  # spot -> why the chips on it are not a wager
     payout_check: tuple[dict[str, Any], ...] = ()  # each spot checked by the chips
+    # the last rounds settled, for the players' board (controller/blackjack/board.py)
+    results: tuple[dict[str, Any], ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -10,11 +10,12 @@ its view, its offers, its round and the decisions that take more than a HOLD's c
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Mapping
 from fractions import Fraction
 from typing import Any
 
-from controller.blackjack import records
+from controller.blackjack import board, records
 from controller.blackjack.display import snapshot
 from controller.blackjack.records import (
     Doubled,
@@ -31,7 +32,7 @@ from controller.blackjack.table import BlackjackTable
 from controller.cards import Card
 from controller.errors import IllegalAction
 from controller.game import chips
-from controller.game.contract import GameSpec, figures_from
+from controller.game.contract import GameSpec, Output, figures_from
 from controller.game.records import DecisionOffer, defined_in, offers
 from controller.game.table import TableGame
 from controller.ports import ConsoleButton, DeviceNeeds, Event, Lamp, SupervisorAction
@@ -83,13 +84,22 @@ class BlackjackGame(TableGame):
     def __init__(self, variants: Variants) -> None:
         super().__init__(SPEC, BlackjackTable(variants))
         self._decisions: dict[int, list[Decision]] = {}  # the rated boxes' plays this round
+        # the last rounds settled, for the players' board: game state like the rest, so
+        # the journal's replay rebuilds it (controller/blackjack/board.py)
+        self.results: list[dict[str, Any]] = []
 
     @property
     def round_no(self) -> int:
         return self.table.round
 
+    def handle(self, event: Event) -> list[Output]:
+        outputs = super().handle(event)
+        if any(isinstance(output, RoundSettled) for output in outputs):
+            self.results = [*self.results, board.round_result(self.table)][-board.LAST :]
+        return outputs
+
     def snapshot(self) -> object:
-        return snapshot(self.table)
+        return dataclasses.replace(snapshot(self.table), results=tuple(self.results))
 
     def offered(self) -> list[dict[str, Any]]:
         return list(_WITH_PAYOUT if self.table.payout_check.open else _OFFERED)
@@ -253,6 +263,7 @@ SPEC = GameSpec(
     # the drop is the wagers in; the house's result is negative when the players won
     settlement_figures=figures_from("wagers_in", "house_result"),
     simulator="controller.blackjack.simulate",
+    board=board.board_facts,
     state_words={  # the floor's words for the states of phases.py
         "round_over": "Between rounds",
         "betting": "Taking bets",

@@ -132,6 +132,10 @@ class GameSpec:
       shift figures (`figures_from`); None: the game's rounds count no money;
     - ``state_words``: its states as a pit manager says them ("insurance" -> "Insurance
       open"); a state without words reads as its name in words;
+    - ``board``: the players' board's facts from the game's published view
+      (``board(view) -> dict``, pure, picking by whitelist only what players may see: no
+      card not yet public, no control, no identity; `controller.app.console.board`);
+      None: the board shows the table's frame alone (name, limits, closed);
     - ``simulator``: the module `tablectl simulate <name>` runs (``HELP``,
       ``add_arguments(parser)``, ``run(args) -> result`` with ``as_dict()`` and
       ``report()``), imported only when asked for; None: the game has none.
@@ -156,6 +160,7 @@ class GameSpec:
     settlement_figures: SettlementFigures | None = None
     simulator: str | None = None
     state_words: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    board: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
     @property
     def words(self) -> str:

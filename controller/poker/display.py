@@ -76,6 +76,7 @@ class PokerStatus:
     requests: tuple[dict[str, Any], ...]  # 11.4(c): requests to see hands, this hand
     settlement: dict[str, Any] | None
     hold: dict[str, Any] | None
+    stakes: tuple[int, ...] = ()  # the blinds' amounts, first blind first (the table's sign)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -157,4 +158,5 @@ def status(table: PokerTable) -> PokerStatus:
         requests=tuple(r.as_dict() for r in table.requests),
         settlement=table.last_settlement.as_dict() if table.last_settlement and over else None,
         hold=table.hold.as_dict() if table.hold else None,
+        stakes=tuple(rules.blinds),
     )

@@ -17,6 +17,7 @@ from controller.game.contract import GameSpec, Output, figures_from, wager_limit
 from controller.game.records import DecisionOffer, defined_in, offers
 from controller.game.table import RATING_CONSOLE, TableGame
 from controller.poker import console, records
+from controller.poker.board import board_facts
 from controller.poker.display import PokerStatus, status
 from controller.poker.phases import FOREIGN_CARD_RULE
 from controller.poker.records import HandSettled
@@ -132,6 +133,7 @@ SPEC = GameSpec(
     # every chip into the pots is the drop; the rake is the house's only take
     settlement_figures=figures_from("chips_in", "rake"),
     simulator="controller.poker.simulate",
+    board=board_facts,
     state_words={  # the floor's words for the states of phases.py
         "waiting": "Waiting for players",
         "button_placed": "Button placed",

@@ -434,6 +434,12 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
             flush=True,
         )
         print(
+            f"players' board: {table.server.url}/board  (the screen facing the players; "
+            "docs/display.md)",
+            file=play_out,
+            flush=True,
+        )
+        print(
             f"the dealer's console: {table.server.console_url}  (open it once: it sets the "
             "console cookie; demo PINs: dealer d01 1357, supervisor s01 2468)",
             file=play_out,

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from controller import game as games
+from controller.app.config.board import BoardConfig
 from controller.app.config.checker import REQUIRED, Checker, Schema
 from controller.app.config.journal import JournalKeeping
 from controller.app.config.pit import PitConfig
@@ -57,6 +58,7 @@ class TableConfig:
     tls_key_file: str = ""
     chip_reader: str = ""  # [chips] reader: the chip readers' line; "": none
     rating: RatingSettings = field(default_factory=RatingSettings)  # [rating]: off by default
+    board: BoardConfig = field(default_factory=BoardConfig)  # [board]: the players' board
 
     @property
     def console_secret_file(self) -> Path:

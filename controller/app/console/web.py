@@ -46,6 +46,12 @@ a wrong one is refused, counted for this console (a growing delay) and journaled
 
 A second, read-only address (``[display] view_host``/``view_port``) serves the
 surveillance page, the state and the events to others, and no console route at all.
+
+The players' board (`controller.app.console.board`), on both addresses: ``GET /board``
+(the page), ``GET /api/board`` (the board document alone, never the state) and
+``GET /api/board/events`` (Server-Sent Events as ``/api/events``: one ``board`` event per
+published state, a ``ping`` every `PING_SECONDS`). On an orderly stop every board hears
+``closed`` before the server goes.
 """
 
 from __future__ import annotations
@@ -63,6 +69,7 @@ from typing import Any
 from aiohttp import web
 
 from controller.app.config import StaffMember, SupervisorConfig, TableConfig
+from controller.app.config.board import BoardConfig
 from controller.app.console.auth import (
     COOKIE,
     MAX_BODY,
@@ -77,6 +84,7 @@ from controller.app.console.auth import (
     staff_id_of,
     tls_context,
 )
+from controller.app.console.board import board_document
 from controller.app.console.game_page import PATH as GAME_SCRIPT
 from controller.app.console.game_page import handler as game_script
 from controller.app.console.json_bounded import loads_bounded
@@ -105,8 +113,12 @@ CSP = (
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
     "frame-ancestors 'none'; form-action 'none'"
 )
-PAGES = {"/": "index.html", "/surveillance": "surveillance.html"}
-VIEW_PAGES = {"/": "surveillance.html", "/surveillance": "surveillance.html"}
+PAGES = {"/": "index.html", "/surveillance": "surveillance.html", "/board": "board.html"}
+VIEW_PAGES = {
+    "/": "surveillance.html",
+    "/surveillance": "surveillance.html",
+    "/board": "board.html",
+}
 CONSOLE = "console"  # the one console of a table: the key of its wrong-PIN count
 
 
@@ -126,8 +138,12 @@ class StatusServer(WebThread):
         gate: PinGate | None = None,
         readonly: bool = False,
         ssl_context: ssl.SSLContext | None = None,
+        board: BoardConfig | None = None,
     ) -> None:
         super().__init__(host, port)
+        self.board = board if board is not None else BoardConfig()
+        self._board_text: str | None = None
+        self._closing = False
         self.events = events
         self.game = game
         self.readonly = readonly
@@ -171,9 +187,16 @@ class StatusServer(WebThread):
         return self
 
     def close(self) -> None:
+        """Stop serving; every players' board hears ``closed`` first (TABLE CLOSED)."""
         for view in self.views:
             view.close()
+        self.call(self._table_closing)
         super().close()
+
+    def _table_closing(self) -> None:
+        self._closing, self._board_text = True, None
+        self._version += 1
+        self.wake()
 
     def build_app(self) -> web.Application:
         middlewares = [] if self.readonly else [self._host_is_mine]
@@ -184,6 +207,8 @@ class StatusServer(WebThread):
                 web.get("/api/state", self._get_state),
                 web.get("/api/events", self._get_events),
                 web.get(GAME_SCRIPT, game_script(self.game)),  # the game's own drawing
+                web.get("/api/board", self._get_board),  # the players' board
+                web.get("/api/board/events", self._get_board_events),
             ]
         )
         if self.readonly:
@@ -214,7 +239,7 @@ class StatusServer(WebThread):
         return await handler(request)
 
     def _set_state(self, state: dict[str, Any]) -> None:
-        self._state, self._state_text = state, None
+        self._state, self._state_text, self._board_text = state, None, None
         self._version += 1
         self.wake()
 
@@ -224,6 +249,15 @@ class StatusServer(WebThread):
         text = self._state_text
         if text is None:
             text = self._state_text = json.dumps(self._state, separators=(",", ":"))
+        return text
+
+    def _board(self) -> str:
+        """The players' board of the latest state as JSON, made on the server's thread
+        once per state (`controller.app.console.board`: never the state itself)."""
+        text = self._board_text
+        if text is None:
+            document = board_document(self._state, self.board, self.game, closed=self._closing)
+            text = self._board_text = json.dumps(document, separators=(",", ":"))
         return text
 
     # --- pages and read-only views ------------------------------------------------------
@@ -258,7 +292,25 @@ class StatusServer(WebThread):
     async def _get_state(self, request: web.Request) -> web.Response:
         return web.Response(text=self._text(), content_type="application/json")
 
+    async def _get_board(self, request: web.Request) -> web.Response:
+        return web.Response(
+            text=self._board(),
+            content_type="application/json",
+            headers={"Cache-Control": "no-store"},
+        )
+
     async def _get_events(self, request: web.Request) -> web.StreamResponse:
+        return await self._stream(request, "state", self._text)
+
+    async def _get_board_events(self, request: web.Request) -> web.StreamResponse:
+        return await self._stream(request, "board", self._board)
+
+    async def _stream(
+        self, request: web.Request, kind: str, text: Callable[[], str]
+    ) -> web.StreamResponse:
+        """Server-Sent Events: ``kind`` with the latest document at once and after every
+        change, a ``ping`` every `PING_SECONDS` otherwise; the last change made before the
+        server stops (the board's ``closed``) is still sent."""
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -271,12 +323,14 @@ class StatusServer(WebThread):
         seen = -1
         stop = self.stopping
         try:
-            while stop is not None and not stop.is_set() and self.changed is not None:
+            while stop is not None and self.changed is not None:
                 changed = self.changed
                 if self._version != seen:
                     seen = self._version
-                    await response.write(f"event: state\ndata: {self._text()}\n\n".encode())
+                    await response.write(f"event: {kind}\ndata: {text()}\n\n".encode())
                     continue
+                if stop.is_set():
+                    break
                 try:
                     await asyncio.wait_for(changed.wait(), timeout=PING_SECONDS)
                 except TimeoutError:
@@ -473,6 +527,7 @@ def status_server(config: TableConfig, events: queue.Queue[Any]) -> StatusServer
         secret=console_secret(config),
         gate=gate,
         ssl_context=tls_context(config),
+        board=config.board,
     )
     if config.view_host:
         server.views.append(
@@ -483,6 +538,7 @@ def status_server(config: TableConfig, events: queue.Queue[Any]) -> StatusServer
                 game=config.game,
                 gate=gate,
                 readonly=True,
+                board=config.board,
             )
         )
     return server

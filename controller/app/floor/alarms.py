@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 
 LOG_KEPT = 500  # alarm log entries kept in memory (the shift's newest)
 ALERTS = frozenset(
-    {"hold", "lost", "device", "fault", "journal", "counterfeit", "override", "refused"}
+    {"hold", "lost", "device", "fault", "journal", "counterfeit", "override", "refused", "rating"}
 )
 WITHHELD = "(the message is withheld: it names a card)"
 
@@ -92,7 +92,7 @@ class AlarmLog:
         acknowledgements."""
         self.entries.clear()
         pit = self.store.journal_entries()
-        kinds = ("TableLost", "JournalAlarm")
+        kinds = ("TableLost", "JournalAlarm", "RatingConflict")
         lost = [e for e in pit if e["kind"] in kinds and e["at"] >= since]
         rows = self.store.rows(since)
         merged = sorted(
@@ -108,6 +108,8 @@ class AlarmLog:
                 self.journal_alarm(
                     what["site"], what["table"], item["at"], what["message"], journal=False
                 )
+            elif item["kind"] == "RatingConflict":
+                self.rating_conflict(what, item["at"], journal=False)
             else:
                 self.table_lost(what["site"], what["table"], item["at"], False, journal=False)
         for entry in pit:
@@ -211,6 +213,23 @@ class AlarmLog:
         base = {"id": key, "at": at, "site": site, "table": table, "kind": "JournalHead"}
         self._add({**base, "words": ALARM_WORDS["JournalHead"], "severity": "journal",
                    "rule": "", "message": text})  # fmt: skip
+
+    def rating_conflict(self, what: dict[str, Any], at: str, *, journal: bool = True) -> None:
+        """A player rated at two tables at once (`floor.ratings`): ``what`` names the two
+        tables, boxes and ratings, never the player (the alarm log needs no sign-in: the
+        Ratings view, behind it, shows who), and is journaled in the pit's store."""
+        if journal:
+            self.store.journal(at, "RatingConflict", "pit view", what)
+        site, table = str(what["site"]), str(what["table"])
+        message = (
+            f"the player of {table} box {what['box']} (rating {what['rating']}) is also "
+            f"rated at {what['other_table']} box {what['other_box']} (rating "
+            f"{what['other_rating']}): see Ratings"
+        )
+        key = f"{site}/{table}/rating-{what['rating']}-{what['other_table']}@{at}"
+        base = {"id": key, "at": at, "site": site, "table": table, "kind": "RatingConflict"}
+        self._add({**base, "words": ALARM_WORDS["RatingConflict"], "severity": "rating",
+                   "rule": "", "message": message})  # fmt: skip
 
     def refused(self, site: str, table: str, at: str, text: str) -> None:
         """A message the view did not believe (`pit_verify.Gate`): nothing of it taken."""

@@ -2,8 +2,12 @@
 
 Reading the floor (the page, ``/api/tables``, the events, figures, charts, the CSV) needs
 no sign-in: a pit monitor shows it with nobody signed in, and nothing on it is a player's
-card. Writing needs a session of a role that may (`MAY`): a pit manager acknowledges an
-alarm and starts a shift; surveillance signs in and reads. The pit's store journals every
+card or a player's identity. The players' ratings (`reading`: the Ratings view's data and
+its CSV) need a session of someone the staff file grants them to (``[ratings] readers``),
+whatever their role; reading them does not keep the session alive, so a screen left on
+the Ratings view signs itself out after `IDLE_SECONDS`. Writing needs a session of a role
+that may (`MAY`): a pit manager acknowledges an alarm and starts a shift; surveillance
+signs in and reads. The pit's store journals every
 write with the staff id of the session, never a name the client sent.
 
 Every request, read or write, must name this server in ``Host`` (a page on a DNS-rebound
@@ -47,7 +51,7 @@ from controller.app.floor.tables import iso
 
 log = logging.getLogger(__name__)
 
-__all__ = ["COOKIE", "CSP", "HEADER", "MAY", "FloorDoor", "Sessions"]
+__all__ = ["COOKIE", "CSP", "HEADER", "MAY", "RATINGS", "FloorDoor", "Sessions"]
 
 COOKIE = "tablectl_pit"
 HEADER = "X-Tablectl-Pit"
@@ -56,6 +60,7 @@ IDLE_SECONDS = 30 * 60  # a pit PC left signed in signs itself out
 MAX_SESSIONS = 32  # more than a floor's pit staff; the longest idle goes first
 MAX_ADDRESSES = 256  # wrong-PIN counts kept apart; further addresses share one count
 MAY = {PIT_MANAGER: frozenset({"ack", "shift"})}  # any other role: read only
+RATINGS = "ratings"  # may see the players' ratings: granted per person ([ratings] readers)
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
@@ -122,6 +127,18 @@ class Sessions:
             return None
         session.seen = now
         self._open.move_to_end(key)
+        return session
+
+    def peek(self, token: str) -> Session | None:
+        """The live session of this cookie, not marked as seen (a screen polling the
+        ratings does not keep itself signed in)."""
+        session = self._open.get(_key(token))
+        if session is None:
+            return None
+        now = self.clock()
+        if now - session.started > self.lifetime or now - session.seen > self.idle:
+            del self._open[_key(token)]
+            return None
         return session
 
     def close(self, token: str) -> None:
@@ -198,6 +215,41 @@ class FloorDoor:
             web.post("/api/signout", self._post_signout),
         ]
 
+    def may(self, member: StaffMember) -> frozenset[str]:
+        """What ``member`` may do: their role's writes, and the ratings if granted."""
+        granted = MAY.get(member.role, frozenset())
+        if member.id in self.staff.rating_readers:
+            granted |= {RATINGS}
+        return granted
+
+    # --- reads that need a grant ----------------------------------------------------------
+
+    def reading(
+        self,
+        may: str,
+        handler: Callable[[web.Request, StaffMember], Awaitable[web.StreamResponse]],
+    ) -> Handler:
+        """``handler`` for a GET only someone granted ``may`` gets: 401 without a session,
+        403 for anyone else; from this server's pages only (``Origin``,
+        ``Sec-Fetch-Site``). A download link cannot send the page's header, so a GET is
+        not asked for it; it changes nothing but the audit."""
+
+        async def read(request: web.Request) -> web.StreamResponse:
+            try:
+                self._same_origin(request)
+                token = request.cookies.get(COOKIE, "")
+                session = self.sessions.peek(token) if token else None
+                if session is None:
+                    raise Refused(401, "sign in first (pit staff granted the ratings only)")
+                member = session.member
+                if may not in self.may(member):
+                    raise Refused(403, f"{member.id} is not granted the players' ratings")
+                return await handler(request, member)
+            except Refused as exc:
+                return self._deny(request, exc.status, exc.why)
+
+        return read
+
     # --- writes -------------------------------------------------------------------------
 
     def guarded(
@@ -212,7 +264,7 @@ class FloorDoor:
         async def write(request: web.Request) -> web.StreamResponse:
             try:
                 member = self._signed_in(request).member
-                if may not in MAY.get(member.role, frozenset()):
+                if may not in self.may(member):
                     raise Refused(403, f"{member.id} is {member.role}: read only")
                 body = await self._json(request, fields)
                 return await handler(request, member, body)
@@ -284,7 +336,7 @@ class FloorDoor:
         }
         if member is not None:
             body["staff"] = {"id": member.id, "name": member.name, "role": member.role}
-            body["may"] = sorted(MAY.get(member.role, ()))
+            body["may"] = sorted(self.may(member))
         return web.json_response(body, headers={"Cache-Control": "no-store"})
 
     async def _post_signin(self, request: web.Request) -> web.StreamResponse:

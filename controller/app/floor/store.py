@@ -12,6 +12,10 @@ What it keeps, and why:
 - ``witnessed``, ``superseded``, ``witness_heads``: every journal row's hash the pit has
   seen, per table and seq, and each table's witnessed head (`floor.witness`): what the
   journal alarms come from, and why a (table, seq) is kept for the figures once.
+- ``ratings``, ``rating_rows``: the player ratings from the tables' ``restricted/rating``
+  topic (`floor.ratings`), each row once; a closed rating's player is erased after the
+  retention (``keep_names_days``), its figures kept. Deleted content is overwritten
+  (``secure_delete``), so an erased name does not linger in the file's free pages.
 - ``tables``: the last status each table said and since when (a view restarted knows that
   bj-04 has been offline since 21:04, not just that it is offline).
 - ``pit_journal``: the pit's own append-only log, each entry chained to the one before by
@@ -38,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.app.floor.games import round_ends
+from controller.app.floor.ratings import RatingBook
 from controller.app.floor.witness import Witness, Witnessed, checked
 from controller.errors import TableError
 
@@ -98,8 +103,10 @@ class PitStore:
             # (WAL, NORMAL: no fsync per row, so a floor's rows keep up); the manager's
             # acknowledgements and the pit's other journal entries are synced (`journal`)
             self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA secure_delete=ON")  # an erased player's name is gone
             self._db.executescript(_SCHEMA)
             self.witness = Witness(self._db, self._lock)  # every row's hash (pit_witness)
+            self.ratings = RatingBook(self._db, self._lock)  # the players' ratings
         except sqlite3.Error as exc:
             raise PitStoreError(f"the pit store {path} cannot be opened: {exc}") from exc
 

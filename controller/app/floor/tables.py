@@ -31,15 +31,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.app.console.json_bounded import loads_bounded
 from controller.app.floor.alarms import AlarmLog, watch_head
 from controller.app.floor.figures import when
 from controller.app.floor.games import game_words
+from controller.app.floor.ratings import RATING_DEPTH, RATING_MESSAGE_MAX, refusal
 from controller.app.floor.store import PitStore
 from controller.app.floor.words import state_words
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Floor", "TableSeen"]
+__all__ = ["KEEP_NAMES_DAYS", "Floor", "TableSeen"]
+
+KEEP_NAMES_DAYS = 30  # a closed rating's player is erased from the pit's store after this
 
 
 def iso(stamp: float) -> str:
@@ -96,15 +100,18 @@ class Floor:
         store: PitStore | None = None,
         areas: dict[str, str] | None = None,
         outage_grace: float = 20.0,
+        keep_names_days: int = KEEP_NAMES_DAYS,
     ) -> None:
         self.clock = clock
         self.wall = wall
         self.store = store if store is not None else PitStore(":memory:")
         self.areas = dict(areas or {})  # table id -> pit/area, from the floor file
         self.outage_grace = outage_grace
+        self.keep_names_days = keep_names_days  # the retention of a rated player's name
         self.tables: dict[tuple[str, str], TableSeen] = {}
         self.version = 0
         self.rows_version = 0  # moves when a kept row (figures, alarms) arrives
+        self.ratings_version = 0  # moves when a rating row is taken
         self.changed = threading.Condition()
         self.listeners: list[Callable[[], None]] = []
         self.broker_up = False
@@ -122,6 +129,7 @@ class Floor:
         for site, table, game, status, reason, since in self.store.statuses():
             seen = self._table(site, table)
             seen.game, seen.status, seen.reason, seen.status_since = game, status, reason, since
+        self.erase_rating_names()
         for entry in self.store.journal_entries("JournalAlarm"):
             what = entry["what"]
             if entry["at"] >= start:
@@ -204,6 +212,64 @@ class Floor:
                 seen.last_heard = now
             self._changed()
         self._notify()
+
+    def take_rating(self, site: str, table: str, payload: bytes) -> None:
+        """One message of a table's ``restricted/rating`` topic, its signature checked
+        (`floor.verify`): refused whole, with one log line naming the table, the row and
+        the field, unless every field is known and of its type (`floor.ratings.refusal`).
+        Its row is witnessed like every journal row; it moves no public figure, and the
+        floor's public picture does not say that it came (no last row, no wake-up),
+        unless it raises an alarm: the player's other table."""
+        if len(payload) > RATING_MESSAGE_MAX:
+            log.warning("table %s/%s: refused a rating message: %d bytes, more than %d",
+                        site, table, len(payload), RATING_MESSAGE_MAX)  # fmt: skip
+            return
+        try:
+            body = loads_bounded(payload, RATING_DEPTH)
+        except ValueError as exc:  # not JSON, not UTF-8, or nested too deep
+            why = f"it is not JSON ({exc})" if isinstance(exc, json.JSONDecodeError) else exc
+            log.warning("table %s/%s: refused a rating message: %s", site, table, str(why)[:120])
+            return
+        problem = refusal(body)
+        if problem:
+            seq = body.get("seq") if isinstance(body, dict) else None
+            kind = body.get("kind") if isinstance(body, dict) else None
+            log.warning(
+                "table %s/%s: refused rating row %s (%s): %s",
+                site, table, repr(seq)[:24], repr(kind)[:40], problem,
+            )  # fmt: skip
+            return
+        alarmed = False
+        with self.changed:
+            seen = self._table(site, table)
+            witnessed, _ = self.store.take_row(site, table, body)
+            alarm = watch_head(seen, witnessed, False, body.get("payload"))
+            if alarm:
+                self.log.journal_alarm(site, table, iso(self.wall()), alarm)
+                alarmed = True
+            if witnessed is None or witnessed.kept:
+                for other in self.store.ratings.take(site, table, body):
+                    _, _, rating, box = other["at"]
+                    what = {"site": site, "table": table, "box": box, "rating": rating,
+                            "other_table": other["table"], "other_box": other["box"],
+                            "other_rating": other["rating"]}  # fmt: skip
+                    log.warning("table %s/%s: a player rated at two tables at once: %s",
+                                site, table, what)  # fmt: skip
+                    self.log.rating_conflict(what, iso(self.wall()))
+                    alarmed = True
+                self.ratings_version += 1
+            self.erase_rating_names()
+            if alarmed:
+                self.rows_version += 1
+                self._changed()
+        if alarmed:
+            self._notify()
+
+    def erase_rating_names(self) -> int:
+        """The retention: erase the player of each rating that ended more than
+        ``keep_names_days`` ago (its figures stay)."""
+        cutoff = self.wall() - self.keep_names_days * 86400.0
+        return self.store.ratings.erase_names(iso(cutoff))
 
     def _status(self, seen: TableSeen, body: dict[str, Any], retained: bool) -> None:
         status, reason = str(body.get("status", "unknown")), str(body.get("reason", ""))

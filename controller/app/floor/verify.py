@@ -56,8 +56,22 @@ ROWS_AHEAD = 10_000  # what a table may be ahead of its last witnessed row, at l
 ALARM_EVERY = 10.0  # seconds: one refusal alarm per table this often, the rest counted
 WITNESS_EVERY = 1.0  # seconds: a table's witnessed head republished at most this often
 KINDS = ("status", "state", "event", "alarm")
+RATING_LEAF = "restricted/rating"  # the table's player ratings (`floor.ratings`)
+LEAVES = {**{kind: kind for kind in KINDS}, "rating": RATING_LEAF}  # kind -> topic leaf
 PIT_KEY_NAME = "witness-signing.key"
 SigningKey = Path | Ed25519PrivateKey | None
+
+
+def table_topic(topic: str) -> tuple[str, str, str] | None:
+    """``<prefix>/<site>/table/<id>/<kind>`` (a kind of `KINDS`), or
+    ``.../table/<id>/restricted/rating`` (kind ``rating``) -> (site, table, kind); None
+    for any other topic."""
+    parts = topic.split("/")
+    if len(parts) >= 6 and "/".join(parts[-2:]) == RATING_LEAF and parts[-4] == "table":
+        return parts[-5], parts[-3], "rating"
+    if len(parts) >= 5 and parts[-3] == "table" and parts[-1] in KINDS:
+        return parts[-4], parts[-2], parts[-1]
+    return None
 
 
 def load_floor_keys(path: Path) -> dict[str, Ed25519PublicKey]:
@@ -181,10 +195,10 @@ class Gate:
     def check(self, topic: str, payload: bytes) -> bytes | None:
         """The body to take (the bytes its table signed), or None: refused (alarmed) or
         not a table's message at all."""
-        parts = topic.split("/")
-        if len(parts) < 5 or parts[-3] != "table" or parts[-1] not in KINDS or not payload:
+        named = table_topic(topic)
+        if named is None or not payload:
             return None  # not a table's topic, or a cleared retained message
-        site, table, kind = parts[-4], parts[-2], parts[-1]
+        site, table, kind = named
         try:
             return self._check(topic, site, table, kind, payload)
         except Refused as exc:
@@ -211,7 +225,7 @@ class Gate:
         now = self.clock()
         if kind == "state":
             self._state(seen, message, now)
-        elif kind in ("event", "alarm"):
+        elif kind in ("event", "alarm", "rating"):
             self._seq(seen, message.get("seq"), now)
         return body
 
@@ -247,7 +261,7 @@ class Gate:
         except (Refused, ValueError, KeyError, TypeError):
             return ""
         prefix = topic.split("/table/", 1)[0].rsplit("/", 1)[0]
-        for leaf in KINDS:
+        for leaf in LEAVES.values():
             origin = f"{prefix}/{site}/table/{other}/{leaf}"
             key = self.keys.get(other)
             if origin != topic and key is not None and verifies(key, origin, body, signature):
@@ -352,8 +366,10 @@ class Trust:
     def witnessed(self, topic: str) -> None:
         """After a table's message: the newest row the view holds a hash of for that
         table (its state's head, or a row after it), signed; at once when it stops."""
-        parts = topic.split("/")
-        site, table, kind = parts[-4], parts[-2], parts[-1]
+        named = table_topic(topic)
+        if named is None:
+            return
+        site, table, kind = named
         seen = self.floor.tables.get((site, table))
         head = self.floor.store.witness.witnessed_head(site, table)  # durable (pit_witness)
         if seen is None or head is None:

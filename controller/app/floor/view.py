@@ -1,7 +1,9 @@
 """`tablectl pit --broker URL`: the floor view a pit manager runs a shift from.
 
 It subscribes to every table's ``status``, ``state`` and ``event`` topics (docs/mqtt.md;
-never to ``restricted``: the floor needs no player's cards) and serves one page (aiohttp,
+never to ``restricted/event``: the floor needs no player's cards), and to
+``restricted/rating``, the players' ratings, shown only to staff granted them (the Ratings
+page, `floor.ratings`, `floor.rating_board`), and serves one page (aiohttp,
 the same stack as the table's status display; its files in ``static/``, nothing from
 the internet), updated over Server-Sent Events:
 
@@ -44,20 +46,23 @@ from aiohttp import web
 from controller.app.cli import seconds, tcp_port
 from controller.app.config import PitConfig, StaffMember
 from controller.app.console.webthread import WebThread
-from controller.app.floor.auth import FloorDoor
+from controller.app.floor.auth import RATINGS, FloorDoor
 from controller.app.floor.boards import GameViews
 from controller.app.floor.figures import figures_csv, series, shift_figures, svg_chart, when
 from controller.app.floor.imports import import_journals
+from controller.app.floor.rating_board import STATES, board, ratings_csv
 from controller.app.floor.shift import SHIFT_TIME_WORDS, shift_time
 from controller.app.floor.staff import PitStaff, load_pit_staff
 from controller.app.floor.store import PitStore, PitStoreError
-from controller.app.floor.tables import Floor, TableSeen, iso
+from controller.app.floor.tables import KEEP_NAMES_DAYS, Floor, TableSeen, iso
 from controller.app.floor.verify import (
+    RATING_LEAF,
     SigningKey,
     Trust,
     add_key_arguments,
     key_path,
     print_public_key,
+    table_topic,
     view_keys,
     view_signing_key,
 )
@@ -91,6 +96,31 @@ def load_floor_file(path: Path) -> dict[str, str]:
                                   "table id, or is in two areas")  # fmt: skip
             areas[table] = name
     return areas
+
+
+KEEP_NAMES_MAX = 3650  # days: ten years is no retention at all
+
+
+def load_keep_names_days(path: Path | None) -> int:
+    """``--floor FILE``'s ``[ratings] keep_names_days``: how many days after a rating
+    ended the pit keeps its player's card number or name (then erased, the figures kept);
+    `KEEP_NAMES_DAYS` when not set. A whole number of days from 1 to `KEEP_NAMES_MAX`."""
+    if path is None:
+        return KEEP_NAMES_DAYS
+    try:
+        doc = tomllib.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"--floor {path}: {exc}") from exc
+    section = doc.get("ratings", {})
+    if not isinstance(section, dict) or set(section) - {"keep_names_days"}:
+        raise ConfigError(f"--floor {path}: [ratings] has one key, keep_names_days")
+    days = section.get("keep_names_days", KEEP_NAMES_DAYS)
+    if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= KEEP_NAMES_MAX:
+        raise ConfigError(
+            f"--floor {path}: ratings.keep_names_days must be whole days from 1 to "
+            f"{KEEP_NAMES_MAX}, not {days!r}"
+        )
+    return days
 
 
 def area_order(path: Path | None) -> list[dict[str, Any]]:
@@ -187,6 +217,7 @@ class PitView(WebThread):
         super().__init__(host, port)
         parse_broker(broker)  # a bad URL or floor file is refused before any file is made
         areas = load_floor_file(floor_file) if floor_file is not None else {}
+        keep_names_days = load_keep_names_days(floor_file)
         keys = view_keys(floor_file, table_keys)
         self.areas = area_order(floor_file)
         self.store = PitStore(store if store is not None else ":memory:")
@@ -195,7 +226,12 @@ class PitView(WebThread):
         except (TableError, OSError):
             self.store.close()
             raise
-        self.floor = Floor(store=self.store, areas=areas, outage_grace=outage_grace)
+        self.floor = Floor(
+            store=self.store,
+            areas=areas,
+            outage_grace=outage_grace,
+            keep_names_days=keep_names_days,
+        )
         self.prefix = prefix
         self.quiet_after = quiet_after
         pit = PitConfig(
@@ -230,6 +266,11 @@ class PitView(WebThread):
         payload = self.trust.check(msg.topic, bytes(msg.payload))
         if payload is None:
             return
+        named = table_topic(msg.topic)
+        if named is not None and named[2] == "rating":
+            self.floor.take_rating(named[0], named[1], payload)
+            self.trust.witnessed(msg.topic)
+            return
         self.boards.take(msg.topic, payload)
         self.floor.take(msg.topic, payload, bool(msg.retain))
         self.trust.witnessed(msg.topic)  # the head the view now holds, signed
@@ -246,6 +287,7 @@ class PitView(WebThread):
             return
         self.floor.link(True)
         topics = [f"{self.prefix}/+/table/+/{kind}" for kind in ("status", "state", "event")]
+        topics.append(f"{self.prefix}/+/table/+/{RATING_LEAF}")
         client.subscribe([(topic, 1) for topic in topics])
         self._wake()
 
@@ -285,6 +327,9 @@ class PitView(WebThread):
                 web.get("/api/figures", self._figures_json),
                 web.get("/api/figures.csv", self._figures_csv),
                 web.get("/chart/{kind}.svg", self._chart),
+                web.get("/ratings", self._ratings_page),
+                web.get("/api/ratings", self.door.reading(RATINGS, self._ratings)),
+                web.get("/api/ratings.csv", self.door.reading(RATINGS, self._ratings_csv)),
                 web.post("/api/ack", self.door.guarded("ack", frozenset({"id"}), self._ack)),
                 web.post(
                     "/api/shift", self.door.guarded("shift", frozenset({"start"}), self._shift)
@@ -391,6 +436,50 @@ class PitView(WebThread):
         text = svg_chart(kind, win if kind == "win" else rounds, width, height, title)
         return web.Response(
             text=text, content_type="image/svg+xml", headers={"Cache-Control": "no-cache"}
+        )
+
+    # --- the players' ratings (staff granted them only: `FloorDoor.reading`) -------------
+
+    def ratings(self, query: Mapping[str, str]) -> dict[str, Any]:
+        """The Ratings view (`rating_board.board`) for the query's filters: ``table``,
+        ``player``, ``state`` (open or closed); the closed ratings are the shift's."""
+        state = query.get("state", "")
+        table, player = query.get("table", "")[:64], query.get("player", "")[:128]
+        if state not in STATES:
+            raise web.HTTPBadRequest(text="state is open, closed or left out")
+        self.floor.erase_rating_names()
+        now = iso(self.floor.wall())
+        rows = self.store.ratings.ratings(self.floor.shift_start)
+        body = board(rows, now, table=table, player=player, state=state)
+        return {
+            **body,
+            "shift": self.floor.shift_start,
+            "keep_names_days": self.floor.keep_names_days,
+        }
+
+    async def _ratings_page(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "ratings.html")
+
+    async def _ratings(self, request: web.Request, member: StaffMember) -> web.Response:
+        return web.json_response(self.ratings(request.query), headers={"Cache-Control": "no-store"})
+
+    async def _ratings_csv(self, request: web.Request, member: StaffMember) -> web.Response:
+        """The shift's closed ratings as CSV (docs/ratings-csv.md), journaled in the pit's
+        store with who exported them and how many (never which players)."""
+        body = self.ratings(request.query)
+        text = ratings_csv(body["closed"])
+        filters = {k: bool(request.query.get(k)) for k in ("table", "player", "state")}
+        what = {"ratings": len(body["closed"]), "shift": body["shift"], "filters": filters}
+        self.store.journal(iso(self.floor.wall()), "RatingsExported", member.id, what)
+        log.info("%s exported %d rating(s) as CSV", member.id, len(body["closed"]))
+        stamp = body["shift"][:16].replace(":", "").replace("-", "")
+        return web.Response(
+            text=text,
+            content_type="text/csv",
+            headers={
+                "Content-Disposition": f'attachment; filename="ratings-{stamp}.csv"',
+                "Cache-Control": "no-store",
+            },
         )
 
     async def _ack(

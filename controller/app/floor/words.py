@@ -24,6 +24,7 @@ ALARM_WORDS = {
     "ChipAlarm": "Possible counterfeit chip",
     "LimitOverridden": "Table limit overridden",
     "MessageRefused": "Message refused: not the table's",
+    "RatingConflict": "Player rated at two tables",
 }
 
 # Every registered game's supervisor decisions (their specs' ``decisions``) in words; a

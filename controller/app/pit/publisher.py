@@ -9,7 +9,10 @@ Topics, under ``<prefix>/<site>/table/<id>/`` (docs/mqtt.md, schemas in docs/mqt
 - ``alarm``: violations, holds cleared, device losses and faults, controller faults;
 - ``restricted/event`` (``private_cards = "restricted"``): the rows whose cards the public
   ``event`` topic withholds, in full; or ``reveal`` (``"delayed"``): at the hand's end,
-  the withheld cards of the hand.
+  the withheld cards of the hand;
+- ``restricted/rating``: the player rating rows, in full, and nowhere else: a player's
+  identity is personal data (`pit.players`), so no other topic carries a rating row in
+  any form, nor any string that names a player a rating row named.
 
 Nothing is lost and nothing is reordered: the journal is already on disk before
 the controller publishes, so this thread reads new rows with its own SQLite connection (WAL
@@ -60,6 +63,7 @@ from controller import game as games
 from controller.app.config import TableConfig
 from controller.app.pit.cursor import Cursor, behind_cursor, cursor_path
 from controller.app.pit.link import make_client, parse_broker, topic_base
+from controller.app.pit.players import RATING_KINDS, RATING_TOPIC, PlayerNames
 from controller.app.pit.privacy import Marks, names_a_card, public_payload, withhold
 from controller.app.pit.reader import JournalReader
 from controller.app.pit.signing import public_text, sign, signing_key_path, table_signing_key
@@ -85,6 +89,7 @@ WINDOW = 1000  # journal rows handed to paho and not yet acknowledged, at most
 POLL_SECONDS = 0.5  # look at the journal at least this often even without a wake-up
 BATCH_SECONDS = 0.02  # after a wake-up, let a burst of events gather into one pass
 STATE_SECONDS = 0.1  # the retained state at most this often (always the latest)
+LOOK_AHEAD = 1000  # rows past a pass's last whose rating rows' players are learned first
 CURSOR_SECONDS = 0.25  # the durable cursor written at most this often (lagging only resends)
 FLUSH_SECONDS = 3.0  # on close, how long to wait for the broker to take the backlog
 
@@ -130,6 +135,8 @@ class PitPublisher:
         self.private = spec.private_cards
         self.marks = Marks.for_game(spec)  # the fields its records mark private
         self.hand_end = spec.round_end
+        self.players = PlayerNames()  # whom the rating rows named: withheld elsewhere
+        self._players_read = False  # the journal's rating rows before the cursor, once
         made = not signing_key_path(config).exists()
         self.signing_key = table_signing_key(config, create=True)
         if made:
@@ -386,10 +393,31 @@ class PitPublisher:
         room = self.window - len(self._left)
         if room <= 0 or self._journal is None:
             return
-        rows = self._journal.rows_after(self._sent, room)
-        for row in rows:
+        for row in self.rows_after(self._sent, room):
             self._send_row(row)
             time.sleep(0)  # let the controller thread have the interpreter if it waits
+
+    def rows_after(self, seq: int, limit: int) -> list[tuple[Any, ...]]:
+        """The journal's next rows to send, at most ``limit`` after ``seq``, once the
+        players of every rating row up to a little past them are learned (`pit.players`):
+        the console action or card that starts a rating is journaled just before its
+        ``RatingStarted``, and must not carry the player out first."""
+        journal = self._journal
+        if journal is None:
+            return []
+        if not self._players_read:  # every player the journal's rating rows named so far
+            self.players.learn_rows(journal.kinds_after(0, RATING_KINDS))
+            self._players_read = True
+        rows = journal.rows_after(seq, limit)
+        if rows:
+            until = int(rows[-1][0]) + LOOK_AHEAD
+            self.players.learn_rows(journal.kinds_after(seq, RATING_KINDS, until))
+        return rows
+
+    def open_journal(self) -> None:
+        """Open the journal read-only (`start` does; the tests of what rows become)."""
+        if self._journal is None:
+            self._journal = JournalReader(self.journal_path)
 
     def _send_row(self, row: tuple[Any, ...]) -> None:
         seq = row[0]
@@ -403,14 +431,22 @@ class PitPublisher:
         hash)`` becomes, in the order it is sent: ``(topic under the table's base, body)``.
         On a poker table the public ``event`` and ``alarm`` carry no card (`withhold`):
         the row in full goes first to ``restricted/event``, or waits for the hand's
-        ``reveal``."""
+        ``reveal``. A rating row goes to ``restricted/rating`` only; on every other topic a
+        string naming a player a rating row named is withheld (`pit.players`)."""
         seq, wall, round_, source, kind, payload_text, actor, digest = row
         payload = json.loads(payload_text)
-        event = {
+        header = {
             **self._header(),
             **{"seq": seq, "wall": wall, "round": round_, "source": source, "kind": kind},
-            **{"payload": payload, "actor": actor, "hash": digest, "redacted": []},
         }
+        if kind in RATING_KINDS:
+            self.players.learn(kind, payload)
+            rating = {**header, "payload": payload, "actor": actor, "hash": digest}
+            return [(RATING_TOPIC, {**rating, "redacted": []})]
+        named: dict[str, Any] = {}
+        payload = self.players.withhold(payload, named, payload_text)
+        event = {**header, "payload": payload, "actor": actor, "hash": digest}
+        event["redacted"] = list(named)
         messages: list[tuple[str, dict[str, Any]]] = []
         if self.private or self.marks.names_players(kind):  # a player's identity: any table
             withheld: dict[str, Any] = {}
@@ -418,7 +454,7 @@ class PitPublisher:
             if withheld:
                 if self.pit.private_cards == "restricted":
                     messages.append(("restricted/event", event))
-                event = {**event, "payload": public, "redacted": list(withheld)}
+                event = {**event, "payload": public, "redacted": [*named, *withheld]}
             if kind == self.hand_end and self.pit.private_cards == "delayed":
                 messages.append(("reveal", self._reveal(seq, round_)))
         if kind in ALARM_KINDS:
@@ -447,6 +483,7 @@ class PitPublisher:
         """The retained ``state`` body. On a poker table every card in it is withheld, as
         on the event topic (a reshuffle's cards, a violation's card and message...)."""
         withheld: dict[str, Any] = {}
+        state = self.players.withhold(state, withheld)  # a player the display names
         if self.private:
             state = withhold(state, withheld)
         state = _without_names(state, withheld)

@@ -24,6 +24,7 @@ ROW = "seq, wall, round, source, kind, payload, actor, hash"
 
 SNAPSHOT_WITHHELD = '{"withheld":"the table state a snapshot holds"}'
 """A snapshot row's payload as the pit sees it: the pickled game holds every card."""
+SEQ_END = 2**63 - 1  # past every row's seq (SQLite's largest integer)
 _ROW_OUT = ROW.replace("payload", "CASE WHEN kind = 'Snapshot' THEN ? ELSE payload END")
 
 
@@ -125,6 +126,31 @@ class JournalReader:
                 (start, end_seq),
             )
         ]
+
+    def kinds_after(
+        self, seq: int, kinds: frozenset[str], until: int | None = None
+    ) -> list[tuple[str, str]]:
+        """``(kind, payload JSON)`` of every row of ``kinds`` after ``seq`` (up to
+        ``until``), in order, from every file of the set that holds rows after it (the
+        rating rows whose players the other topics withhold: `pit.players`)."""
+        last = SEQ_END if until is None else until
+        marks = ", ".join("?" * len(kinds))
+        out: list[tuple[str, str]] = []
+        members = self._members()
+        for index, (_, path) in enumerate(members):
+            following = members[index + 1][0] if index + 1 < len(members) else None
+            if following is not None and following <= seq + 1:
+                continue
+            out += [
+                (str(kind), str(text))
+                for kind, text in self._query(
+                    path,
+                    "SELECT kind, payload FROM journal WHERE seq > ? AND seq <= ? "
+                    f"AND kind IN ({marks}) ORDER BY seq",
+                    (seq, last, *sorted(kinds)),
+                )
+            ]
+        return out
 
     def close(self) -> None:
         self._closed = True

@@ -5,7 +5,10 @@
 // which, with the rule), the five scoreboards drawn from view.roads
 // (controller/baccarat/roads.py: bead plate, big road, big eye boy, small road, cockroach
 // pig), and each box's wagers, settlement and commission account (rule 5.10(b)). The pit
-// view loads the same script (/game/<name>.js) and shows a picked table's board().
+// view loads the same script (/game/<name>.js) and shows a picked table's board(). The
+// players' board (/board, controller/app/console/static/board.js) calls players(facts,
+// language): the roads, the coup in play, the counts, the asks and the last coups, in
+// English or Simplified Chinese.
 //
 // The scoreboards are inline SVG (no image to fetch; colours as SVG attributes, which the
 // page's Content-Security-Policy allows); the layout rules go in a constructed style sheet
@@ -280,9 +283,214 @@
     return `${cite(v.rule)}: ${v.message}${v.card ? ` (card ${v.card})` : ""}: a supervisor must clear the table`;
   }
 
+
+  // --- the players' board (controller/baccarat/board.py decides its facts) ---------------
+  // The roads big, the coup in play card by card, the counts, the asks, the last coups;
+  // every word in English and Simplified Chinese, as baccarat boards show them.
+  const PLAYERS_WORDS = {
+    en: {
+      title: "Baccarat", banker: "BANKER", player: "PLAYER", tie: "TIE",
+      letter: { banker: "B", player: "P", tie: "T" },
+      player_pair: "P PAIR", banker_pair: "B PAIR", natural: "NATURAL",
+      wins: (side) => `${side} WINS`, tieWins: "TIE",
+      coup: (n) => `COUP ${n}`, shoe: (n) => `SHOE ${n}`, place: "PLACE YOUR BETS", noMore: "NO MORE BETS",
+      roads: { bead_plate: "BEAD PLATE", big_road: "BIG ROAD", big_eye_boy: "BIG EYE BOY", small_road: "SMALL ROAD", cockroach_pig: "COCKROACH PIG" },
+      ask: (side) => `${side} ASK`, last: "LAST COUPS", counts: "THIS SHOE",
+    },
+    "zh-Hans": {
+      title: "百家乐", banker: "庄", player: "闲", tie: "和",
+      letter: { banker: "庄", player: "闲", tie: "和" },
+      player_pair: "闲对", banker_pair: "庄对", natural: "例牌",
+      wins: (side) => `${side}赢`, tieWins: "和局",
+      coup: (n) => `第 ${n} 局`, shoe: (n) => `第 ${n} 靴`, place: "请下注", noMore: "停止下注",
+      roads: { bead_plate: "珠盘路", big_road: "大路", big_eye_boy: "大眼仔", small_road: "小路", cockroach_pig: "曱甴路" },
+      ask: (side) => `${side}问路`, last: "近期结果", counts: "本靴统计",
+    },
+  };
+  const BOARD_COLUMNS = { bead_plate: 7, big_road: 12, derived: 10 };
+  const PLAYERS_CSS = `
+    .pb-bac { flex: 1 1 auto; min-height: 0; display: grid; gap: calc(var(--u) * 1.6);
+      grid-template-columns: minmax(0, 36fr) minmax(0, 64fr); grid-template-rows: auto minmax(0, 1fr);
+      grid-template-areas: "coup roads" "stats roads"; }
+    .pb-coup { grid-area: coup; }
+    .pb-roads { grid-area: roads; display: grid; gap: calc(var(--u) * 1.2); align-content: start;
+      grid-template-columns: minmax(0, 7fr) minmax(0, 12fr); }
+    .pb-lastrow { grid-column: 1 / -1; }
+    .pb-derived { grid-column: 1 / -1; display: grid; gap: calc(var(--u) * 1.2); grid-template-columns: repeat(3, minmax(0, 1fr)); }
+    .pb-stats { grid-area: stats; display: flex; flex-direction: column; gap: calc(var(--u) * 1.2); }
+    .pb-road svg { display: block; width: 100%; height: auto; border-radius: calc(var(--u) * 0.5); }
+    .pb-road .heading { font-size: 0.8em; }
+    .pb-hands { display: flex; flex-direction: column; gap: calc(var(--u) * 1); }
+    .pb-hand { display: flex; align-items: center; gap: calc(var(--u) * 1.2); padding: calc(var(--u) * 0.6) calc(var(--u) * 1);
+      border: calc(var(--u) * 0.4) solid var(--line); border-radius: calc(var(--u) * 1); }
+    .pb-hand.player { border-color: var(--player); }
+    .pb-hand.banker { border-color: var(--banker); }
+    .pb-hand.won { background: rgba(255, 255, 255, 0.14); box-shadow: 0 0 0 calc(var(--u) * 0.5) var(--accent); }
+    .pb-hand .side { font-weight: 900; font-size: 1.1em; min-width: 4.4em; }
+    .pb-hand.player .side { color: #9fd0ff; }
+    .pb-hand.banker .side { color: #ff9c99; }
+    .pb-hand .cards { --card-w: calc(var(--u) * 5.6); flex: 1; }
+    .pb-hand .points { font-size: 2.4em; font-weight: 900; min-width: 1.2em; text-align: right; }
+    .pb-banner { font-size: 1.4em; font-weight: 900; text-align: center; padding: calc(var(--u) * 0.6);
+      border-radius: calc(var(--u) * 1); background: var(--accent); color: #000; }
+    .pb-banner.banker { background: var(--banker); color: #fff; }
+    .pb-banner.player { background: var(--player); color: #fff; }
+    .pb-banner.tie { background: var(--tie); color: #fff; }
+    .pb-status { font-weight: 800; display: flex; justify-content: space-between; gap: 1em; }
+    .pb-counts { display: grid; grid-template-columns: repeat(5, minmax(0, 1fr)); gap: calc(var(--u) * 0.8); text-align: center; }
+    .pb-count { border-radius: calc(var(--u) * 0.8); padding: calc(var(--u) * 0.5) 0; background: rgba(0,0,0,0.3); }
+    .pb-count b { display: block; font-size: 1.6em; }
+    .pb-count span { font-size: 0.7em; font-weight: 800; white-space: nowrap; }
+    .pb-count.banker, .pb-count.banker_pair { border-bottom: calc(var(--u) * 0.6) solid var(--banker); }
+    .pb-count.player, .pb-count.player_pair { border-bottom: calc(var(--u) * 0.6) solid var(--player); }
+    .pb-count.tie { border-bottom: calc(var(--u) * 0.6) solid var(--tie); }
+    .pb-asks { display: grid; grid-template-columns: 1fr; gap: calc(var(--u) * 0.8); }
+    .pb-ask { display: flex; align-items: center; gap: calc(var(--u) * 1.2); font-weight: 800; font-size: 0.9em;
+      padding: calc(var(--u) * 0.5) calc(var(--u) * 0.8); border-radius: calc(var(--u) * 0.8); color: #fff; }
+    .pb-ask.banker { background: var(--banker); }
+    .pb-ask.player { background: var(--player); }
+    .pb-ask span { flex: 1; white-space: nowrap; }
+    .pb-ask svg { width: calc(var(--u) * 4); height: calc(var(--u) * 4); background: #fffdf7; border-radius: 50%; }
+    .pb-last { display: flex; gap: calc(var(--u) * 0.6); flex-wrap: wrap; }
+    .pb-last span { min-width: calc(var(--u) * 6); height: calc(var(--u) * 6); padding: 0 calc(var(--u) * 0.8); border-radius: calc(var(--u) * 3); display: flex; align-items: center; white-space: nowrap;
+      justify-content: center; font-weight: 900; font-size: 0.95em; color: #fff; border: calc(var(--u) * 0.3) solid #fff; }
+    .pb-last span.banker { background: var(--banker); }
+    .pb-last span.player { background: var(--player); }
+    .pb-last span.tie { background: var(--tie); }
+    .pb-last span:first-child { box-shadow: 0 0 0 calc(var(--u) * 0.5) var(--accent); }
+    @media (orientation: portrait) {
+      .pb-bac { grid-template-columns: minmax(0, 1fr); grid-template-rows: auto auto auto;
+        grid-template-areas: "coup" "roads" "stats"; align-content: start; }
+      .pb-hand .cards { --card-w: calc(var(--u) * 6.2); }
+      .pb-asks { grid-template-columns: 1fr 1fr; }
+    }
+  `;
+
+  function playersSheet() {
+    if (document.adoptedStyleSheets.some((s) => s.tablectlBaccaratPlayers)) return;
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(PLAYERS_CSS);
+    sheet.tablectlBaccaratPlayers = true;
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  }
+
+  // one road as its own SVG: `cols` columns of six cells, the newest at the right
+  function roadSvg(road, name, cols, heading) {
+    const size = 20;
+    const { grid, from } = lastColumns(road, cols);
+    const w = cols * size;
+    const h = ROWS * size;
+    let lines = "";
+    for (let c = 0; c <= cols; c += 1) lines += `<line x1="${c * size}" y1="0" x2="${c * size}" y2="${h}"/>`;
+    for (let r = 0; r <= ROWS; r += 1) lines += `<line x1="0" y1="${r * size}" x2="${w}" y2="${r * size}"/>`;
+    let body = "";
+    grid.forEach((column, c) => column.forEach((cell, r) => {
+      if (!cell) return;
+      const x = c * size;
+      const y = r * size;
+      const mid = size / 2;
+      let shape = "";
+      let mark = "";
+      if (name === "bead_plate") {
+        mark = cell.winner;
+        shape = `<circle cx="${x + mid}" cy="${y + mid}" r="${size * 0.44}" fill="${COLOUR[cell.winner]}"/>` +
+          `<text x="${x + mid}" y="${y + mid + 4.5}" font-size="12" font-weight="700" text-anchor="middle" fill="#fff">${esc(boardWords.letter[cell.winner])}</text>` +
+          pairDots(cell, size, x, y);
+      } else if (name === "big_road") {
+        mark = cell.winner || "tie";
+        if (cell.winner) shape = `<circle cx="${x + mid}" cy="${y + mid}" r="${size * 0.36}" fill="none" stroke="${COLOUR[cell.winner]}" stroke-width="3.2"/>`;
+        if (cell.ties) shape += `<line data-ties="${cell.ties}" x1="${x + 4}" y1="${y + size - 4}" x2="${x + size - 4}" y2="${y + 4}" stroke="${GREEN}" stroke-width="2.6"/>`;
+        shape += pairDots(cell, size, x, y);
+      } else {
+        mark = cell;
+        shape = derivedMark(name, COLOUR[cell], x, y, size);
+      }
+      body += `<g data-mark="${esc(mark)}" data-cell="${from + c},${r}">${shape}</g>`;
+    }));
+    return (
+      `<div class="pb-road"><div class="heading">${esc(heading)}</div>` +
+      `<svg viewBox="0 0 ${w} ${h}" data-road="${name}" data-columns="${(road && road.columns) || 0}" role="img" aria-label="${esc(heading)}">` +
+      `<rect width="${w}" height="${h}" fill="#fffdf7"/><g stroke="#c9d3cc" stroke-width="0.6">${lines}</g>${body}</svg></div>`
+    );
+  }
+
+  // big eye boy: a hollow circle; small road: a filled one; cockroach pig: a stroke
+  function derivedMark(name, colour, x, y, size) {
+    const mid = size / 2;
+    if (name === "big_eye_boy") return `<circle cx="${x + mid}" cy="${y + mid}" r="${size * 0.34}" fill="none" stroke="${colour}" stroke-width="3"/>`;
+    if (name === "small_road") return `<circle cx="${x + mid}" cy="${y + mid}" r="${size * 0.38}" fill="${colour}"/>`;
+    return `<line x1="${x + size * 0.2}" y1="${y + size * 0.8}" x2="${x + size * 0.8}" y2="${y + size * 0.2}" stroke="${colour}" stroke-width="3.4"/>`;
+  }
+
+  let boardWords = PLAYERS_WORDS.en;
+
+  function playersHand(facts, side) {
+    const h = (facts.hands || {})[side] || { cards: [] };
+    const result = facts.result;
+    const won = result && result.winner === side;
+    const cards = (h.cards || []).map((c, i) => cardFace(c, `${facts.coup}|${side}|${i}|${c}`)).join("");
+    const total = h.total == null ? "" : String(h.total);
+    return (
+      `<div class="pb-hand ${side}${won ? " won" : ""}" data-hand="${side}">` +
+      `<span class="side">${esc(boardWords[side])}</span><div class="cards">${cards}</div>` +
+      `<span class="points" data-total="${esc(total)}">${esc(total)}</span></div>`
+    );
+  }
+
+  function playersBanner(facts) {
+    const r = facts.result;
+    const w = boardWords;
+    if (!r) return `<div class="pb-banner" data-banner="${facts.wagers_open ? "bets" : "dealing"}">${esc(facts.wagers_open ? w.place : w.noMore)}</div>`;
+    const words = r.winner === "tie" ? `${w.tieWins} ${r.player_total}` : `${w.wins(w[r.winner])} ${Math.max(r.player_total, r.banker_total)}`;
+    const extra = [r.natural ? w.natural : "", r.player_pair ? w.player_pair : "", r.banker_pair ? w.banker_pair : ""].filter(Boolean);
+    return `<div class="pb-banner ${r.winner}" data-result="${esc(r.winner)}">${esc(words)}${extra.length ? ` · ${esc(extra.join(" · "))}` : ""}</div>`;
+  }
+
+  function askIcons(marks) {
+    return ["big_eye_boy", "small_road", "cockroach_pig"].map((name) => {
+      const mark = (marks || {})[name];
+      const shape = mark ? derivedMark(name, COLOUR[mark], 0, 0, 20) : "";
+      return `<svg viewBox="0 0 20 20" data-ask-road="${name}" data-ask-mark="${esc(mark || "")}" role="img" aria-label="${esc(boardWords.roads[name])}: ${esc(mark || "–")}">${shape}</svg>`;
+    }).join("");
+  }
+
+  function players(facts, language) {
+    playersSheet();
+    const w = boardWords = PLAYERS_WORDS[language] || PLAYERS_WORDS.en;
+    const roads = facts.roads || {};
+    const n = facts.counts || {};
+    const counts = ["banker", "player", "tie", "banker_pair", "player_pair"].map((key) =>
+      `<div class="pb-count ${key}" data-count="${key}"><b>${Number(n[key] || 0)}</b><span>${esc(w[key])}</span></div>`).join("");
+    const ask = facts.ask || {};
+    const asks = ["banker", "player"].map((side) =>
+      `<div class="pb-ask ${side}" data-ask="${side}"><span>${esc(w.ask(w[side]))}</span>${askIcons(ask[side])}</div>`).join("");
+    const last = (facts.last || []).map((r) =>
+      `<span class="${esc(r.winner)}" data-last="${esc(r.winner)}">${esc(w.letter[r.winner] || "")}${r.winner === "tie" ? "" : Math.max(r.player_total, r.banker_total)}</span>`).join("");
+    const shoe = facts.shoe || {};
+    const derivedRoads = ["big_eye_boy", "small_road", "cockroach_pig"]
+      .map((name) => roadSvg(roads[name], name, BOARD_COLUMNS.derived, w.roads[name])).join("");
+    return (
+      `<div class="pb-bac">` +
+      `<section class="pb-coup panel"><div class="pb-status"><span data-coup="${esc(facts.coup)}">${esc(w.coup(facts.coup ?? ""))}</span>` +
+      `<span>${esc(shoe.number == null ? "" : w.shoe(shoe.number))}</span></div>` +
+      `<div class="pb-hands">${playersHand(facts, "player")}${playersHand(facts, "banker")}</div>${playersBanner(facts)}</section>` +
+      `<section class="pb-roads panel">` +
+      roadSvg(roads.bead_plate, "bead_plate", BOARD_COLUMNS.bead_plate, w.roads.bead_plate) +
+      roadSvg(roads.big_road, "big_road", BOARD_COLUMNS.big_road, w.roads.big_road) +
+      `<div class="pb-derived">${derivedRoads}</div>` +
+      `<div class="pb-lastrow"><div class="heading">${esc(w.last)}</div><div class="pb-last">${last}</div></div></section>` +
+      `<section class="pb-stats"><div class="panel"><div class="heading">${esc(w.counts)}</div><div class="pb-counts">${counts}</div></div>` +
+      `<div class="panel pb-asks">${asks}</div></section>` +
+      `</div>`
+    );
+  }
+
   window.tablectl = window.tablectl || {};
   window.tablectl.renderers = window.tablectl.renderers || {};
   // the pit's picked table (controller/app/floor/boards.py): the scoreboards alone
   const pitBoard = (view) => board(view.roads || {}, PIT) + boardLine(view.roads || {}, view.shoe, view.rules);
-  window.tablectl.renderers.baccarat = { view: drawView, buttons, hold, board: pitBoard };
+  window.tablectl.renderers.baccarat = {
+    view: drawView, buttons, hold, board: pitBoard,
+    players, title: (language) => (PLAYERS_WORDS[language] || PLAYERS_WORDS.en).title,
+  };
 })();

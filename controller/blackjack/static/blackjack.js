@@ -9,7 +9,9 @@
 // The text and card faces are the page's (static/faces.js, window.TableFaces); the styles
 // only this drawing uses go in a constructed style sheet (CSSOM, which the page's
 // Content-Security-Policy allows: no inline style). The pit has no faces and no board of
-// this game to draw, so there the script registers nothing.
+// this game to draw, so there the script registers nothing. The players' board (/board,
+// controller/app/console/static/board.js) calls players(facts, language): the round in play
+// and the last results per box, in English or Simplified Chinese.
 "use strict";
 
 (() => {
@@ -131,7 +133,112 @@
         : { body: { button: name }, label, lit, cls, name })).concat(rating);
   }
 
+
+  // --- the players' board (controller/blackjack/board.py decides its facts) --------------
+  // The round in play card by card (every card face up, no hole card) and the last rounds'
+  // results per box, in English or Simplified Chinese.
+  const PLAYERS_WORDS = {
+    en: {
+      title: "Blackjack", dealer: "DEALER", box: (n) => `BOX ${n}`, round: (n) => `ROUND ${n}`,
+      last: "LAST ROUNDS", soft: "SOFT", bust: "BUST", blackjack: "BLACKJACK", void: "VOID",
+      outcome: { win: "WIN", blackjack: "BLACKJACK", even_money: "EVEN MONEY", lose: "LOSE", push: "PUSH", returned: "RETURNED", void: "VOID" },
+      waiting: "PLACE YOUR BETS",
+    },
+    "zh-Hans": {
+      title: "二十一点", dealer: "庄家", box: (n) => `${n} 号位`, round: (n) => `第 ${n} 局`,
+      last: "近期结果", soft: "软", bust: "爆牌", blackjack: "黑杰克", void: "无效",
+      outcome: { win: "赢", blackjack: "黑杰克", even_money: "等额赔付", lose: "输", push: "平局", returned: "退还", void: "无效" },
+      waiting: "请下注",
+    },
+  };
+  const PLAYERS_CSS = `
+    .pb-bj { flex: 1 1 auto; min-height: 0; display: grid; gap: calc(var(--u) * 1.6);
+      grid-template-columns: minmax(0, 44fr) minmax(0, 56fr); }
+    .pb-round { display: flex; flex-direction: column; gap: calc(var(--u) * 1.2); }
+    .pb-bj .hand { display: flex; align-items: center; gap: calc(var(--u) * 1.2); padding: calc(var(--u) * 0.6) calc(var(--u) * 1);
+      border-radius: calc(var(--u) * 1); background: rgba(0,0,0,0.3); }
+    .pb-bj .hand .who { font-weight: 900; min-width: 4.6em; }
+    .pb-bj .hand.dealer { border: calc(var(--u) * 0.4) solid var(--accent); }
+    .pb-bj .cards { --card-w: calc(var(--u) * 5.6); flex: 1; }
+    .pb-bj .total { font-size: 1.5em; font-weight: 900; white-space: nowrap; }
+    .pb-bj .total.bust { color: #ff8a8a; }
+    .pb-bj .total.blackjack { color: var(--accent); }
+    .pb-bj .waiting { font-size: 1.6em; font-weight: 900; color: var(--accent); text-align: center; padding: calc(var(--u) * 2); }
+    .pb-bj table { width: 100%; border-collapse: collapse; font-size: 0.85em; }
+    .pb-bj td span { white-space: nowrap; }
+    .pb-bj th, .pb-bj td { padding: calc(var(--u) * 0.5) calc(var(--u) * 0.6); text-align: center; border-bottom: 1px solid var(--line); }
+    .pb-bj th { color: var(--accent); font-size: 0.85em; }
+    .pb-bj td .o { display: block; font-weight: 900; font-size: 0.8em; border-radius: calc(var(--u) * 0.5); }
+    .pb-bj td .o.win, .pb-bj td .o.blackjack, .pb-bj td .o.even_money { background: #2e7d32; }
+    .pb-bj td .o.lose { background: #b71c1c; }
+    .pb-bj td .o.push, .pb-bj td .o.void, .pb-bj td .o.returned { background: #546e7a; }
+    .pb-bj tr:first-child td { background: rgba(255,255,255,0.12); }
+    @media (orientation: portrait) { .pb-bj { grid-template-columns: minmax(0, 1fr); align-content: start; } }
+  `;
+  let boardWords = PLAYERS_WORDS.en;
+
+  function playersSheet() {
+    if (document.adoptedStyleSheets.some((s) => s.tablectlBlackjackPlayers)) return;
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(PLAYERS_CSS);
+    sheet.tablectlBlackjackPlayers = true;
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  }
+
+  // "soft 17", "bust 24", "blackjack", "20" in the board's words
+  function totalWords(total) {
+    const t = String(total || "");
+    const w = boardWords;
+    if (t === "blackjack") return [w.blackjack, "blackjack"];
+    if (t.startsWith("bust ")) return [`${w.bust} ${t.slice(5)}`, "bust"];
+    if (t.startsWith("soft ")) return [`${w.soft} ${t.slice(5)}`, "soft"];
+    return [t, ""];
+  }
+
+  function playersHand(label, hand, key) {
+    const cards = (hand.cards || []).map((c, i) => cardFace(c, `${key}|${i}|${c}`)).join("");
+    const [total, cls] = totalWords(hand.total);
+    return `<div class="hand ${key.startsWith("dealer") ? "dealer" : ""}"><span class="who">${esc(label)}</span>` +
+      `<div class="cards">${cards}</div><span class="total ${cls}">${esc(total)}</span></div>`;
+  }
+
+  function resultsTable(results) {
+    const w = boardWords;
+    const numbers = [...new Set(results.flatMap((r) => (r.boxes || []).map((b) => b.box)))].sort((a, b) => a - b);
+    const head = `<tr><th>#</th><th>${esc(w.dealer)}</th>${numbers.map((n) => `<th>${esc(w.box(n))}</th>`).join("")}</tr>`;
+    const rows = results.map((r) => {
+      const cells = numbers.map((n) => {
+        const box = (r.boxes || []).find((b) => b.box === n);
+        if (!box) return "<td></td>";
+        return `<td data-result-box="${n}">` + (box.hands || []).map((h) =>
+          `<span>${esc(totalWords(h.total)[0])}</span><span class="o ${esc(h.outcome)}">${esc(w.outcome[h.outcome] || h.outcome)}</span>`).join("") + "</td>";
+      }).join("");
+      const dealer = r.void ? w.void : totalWords(r.dealer)[0];
+      return `<tr data-result-round="${esc(r.round)}"><td>${esc(r.round)}</td><td>${esc(dealer)}</td>${cells}</tr>`;
+    }).join("");
+    return `<table>${head}${rows}</table>`;
+  }
+
+  function players(facts, language) {
+    playersSheet();
+    const w = boardWords = PLAYERS_WORDS[language] || PLAYERS_WORDS.en;
+    const dealer = facts.dealer || { cards: [] };
+    const boxes = facts.boxes || [];
+    const dealt = boxes.length || (dealer.cards || []).length;
+    const round = dealt
+      ? playersHand(w.dealer, dealer, `dealer|${facts.round}`) +
+        boxes.map((b) => (b.hands || []).map((h, i) => playersHand(w.box(b.number), h, `box${b.number}|${i}|${facts.round}`)).join("")).join("")
+      : `<div class="waiting">${esc(w.waiting)}</div>`;
+    return (
+      `<div class="pb-bj"><section class="pb-round panel"><div class="heading" data-round="${esc(facts.round)}">${esc(w.round(facts.round ?? ""))}</div>${round}</section>` +
+      `<section class="panel"><div class="heading">${esc(w.last)}</div>${resultsTable(facts.results || [])}</section></div>`
+    );
+  }
+
   window.tablectl = window.tablectl || {};
   window.tablectl.renderers = window.tablectl.renderers || {};
-  window.tablectl.renderers.blackjack = { view: blackjackView, buttons: blackjackButtons };
+  window.tablectl.renderers.blackjack = {
+    view: blackjackView, buttons: blackjackButtons,
+    players, title: (language) => (PLAYERS_WORDS[language] || PLAYERS_WORDS.en).title,
+  };
 })();

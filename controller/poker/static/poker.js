@@ -10,7 +10,9 @@
 // The text and card faces are the page's (static/faces.js, window.TableFaces); the styles
 // only this drawing uses go in a constructed style sheet (CSSOM, which the page's
 // Content-Security-Policy allows: no inline style). The pit has no faces and no board of
-// this game to draw, so there the script registers nothing.
+// this game to draw, so there the script registers nothing. The players' board (/board,
+// controller/app/console/static/board.js) calls players(facts, language): the blinds, the
+// button, the pot and each seat's card backs (never a card), in English or Simplified Chinese.
 "use strict";
 
 (() => {
@@ -203,9 +205,89 @@
     return buttons.concat(ratingButtons(view, (view.seats || []).map((s) => s.seat), "SEAT"));
   }
 
+
+  // --- the players' board (controller/poker/board.py decides its facts) ------------------
+  // The table notice of 11.5(a) (in the board's frame), the blinds, the button, the pot and
+  // each seat's place in the hand: how many cards it holds, never which (11.3(a)).
+  const PLAYERS_WORDS = {
+    en: {
+      title: "Draw poker", blinds: "BLINDS", button: "BUTTON", seat: (n) => `SEAT ${n}`, hand: (n) => `HAND ${n}`,
+      pot: "POT", folded: "FOLDED", allIn: "ALL IN", toAct: "TO ACT", blind: (n) => (n === 1 ? "SMALL BLIND" : n === 2 ? "BIG BLIND" : `BLIND ${n}`),
+      notice: "The table limits are the minimum and maximum wager (rule 11.5(a))",
+      phase: {
+        waiting: "WAITING FOR PLAYERS", button_placed: "BUTTON PLACED", dealing: "DEALING", first_round: "FIRST BETTING ROUND",
+        drawing: "THE DRAW", final_round: "FINAL BETTING ROUND", showdown: "SHOWDOWN", complete: "HAND OVER", hold: "PLEASE WAIT",
+      },
+    },
+    "zh-Hans": {
+      title: "换牌扑克", blinds: "盲注", button: "庄位", seat: (n) => `${n} 号座`, hand: (n) => `第 ${n} 手`,
+      pot: "底池", folded: "弃牌", allIn: "全押", toAct: "行动中", blind: (n) => (n === 1 ? "小盲" : n === 2 ? "大盲" : `盲注 ${n}`),
+      notice: "投注限额即每注最低及最高金额（规则 11.5(a)）",
+      phase: {
+        waiting: "等待玩家", button_placed: "庄位已定", dealing: "发牌中", first_round: "第一轮下注",
+        drawing: "换牌", final_round: "最后一轮下注", showdown: "摊牌", complete: "本手结束", hold: "请稍候",
+      },
+    },
+  };
+  const PLAYERS_CSS = `
+    .pb-pk { flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; gap: calc(var(--u) * 1.6); }
+    .pb-pk .facts { display: grid; grid-template-columns: minmax(0, 2fr) repeat(3, minmax(0, 1fr)); gap: calc(var(--u) * 1.2); text-align: center; }
+    .pb-pk .facts .panel b { display: block; font-size: 2em; white-space: nowrap; }
+    .pb-pk .facts .panel b[data-phase] { font-size: 1.6em; line-height: 1.5; }
+    .pb-pk .facts .panel span { color: var(--accent); font-weight: 800; font-size: 0.85em; }
+    .pb-pk .notice { text-align: center; font-size: 0.9em; }
+    .pb-pk .seats { flex: 1; display: grid; grid-template-columns: repeat(auto-fit, minmax(calc(var(--u) * 24), 1fr)); gap: calc(var(--u) * 1.6); align-content: center; }
+    .pb-pk .seat { text-align: center; border: calc(var(--u) * 0.4) solid var(--line); border-radius: calc(var(--u) * 1.2);
+      padding: calc(var(--u) * 1); background: rgba(0,0,0,0.3); display: flex; flex-direction: column; gap: calc(var(--u) * 0.6); align-items: center; }
+    .pb-pk .seat b { font-size: 1.6em; }
+    .pb-pk .seat .tags { min-height: 1.4em; display: flex; flex-wrap: wrap; gap: 0.3em; justify-content: center; }
+    .pb-pk .seat.acting { border-color: var(--accent); box-shadow: 0 0 0 calc(var(--u) * 0.4) var(--accent); }
+    .pb-pk .seat.folded { opacity: 0.45; border-style: dotted; }
+    .pb-pk .seat .tag { font-size: 0.75em; font-weight: 900; padding: 0 0.4em; border-radius: calc(var(--u) * 0.5); background: var(--accent); color: #000; }
+    .pb-pk .seat .backs { display: flex; min-height: calc(var(--u) * 9); padding-left: calc(var(--u) * 2.6); }
+    .pb-pk .seat .back { margin-left: calc(var(--u) * -2.6); width: calc(var(--u) * 5.4); height: calc(var(--u) * 7.6); box-shadow: calc(var(--u) * -0.3) 0 calc(var(--u) * 0.6) rgba(0,0,0,0.5); border-radius: calc(var(--u) * 0.4); border: 2px solid #fff;
+      background: repeating-linear-gradient(45deg, #24466b 0 6px, #1a3552 6px 12px); }
+    @media (orientation: portrait) { .pb-pk .facts { grid-template-columns: repeat(3, minmax(0, 1fr)); } .pb-pk .facts .panel:first-child { grid-column: 1 / -1; } }
+  `;
+
+  function playersSheet() {
+    if (document.adoptedStyleSheets.some((s) => s.tablectlPokerPlayers)) return;
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(PLAYERS_CSS);
+    sheet.tablectlPokerPlayers = true;
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  }
+
+  function players(facts, language) {
+    playersSheet();
+    const w = PLAYERS_WORDS[language] || PLAYERS_WORDS.en;
+    const blinds = (facts.stakes || []).map((b) => money(b)).join(" / ");
+    const seats = (facts.seats || []).map((s) => {
+      const tags = [];
+      if (s.seat === facts.button) tags.push(`<span class="tag" data-button>${esc(w.button)}</span>`);
+      if (s.blind) tags.push(`<span class="tag">${esc(w.blind(s.blind))}</span>`);
+      if (s.all_in) tags.push(`<span class="tag">${esc(w.allIn)}</span>`);
+      if (s.folded) tags.push(`<span class="tag">${esc(w.folded)}</span>`);
+      if (s.seat === facts.to_act) tags.push(`<span class="tag">${esc(w.toAct)}</span>`);
+      const backs = s.folded ? "" : Array.from({ length: s.cards || 0 }, () => `<span class="back" data-back></span>`).join("");
+      const cls = `seat${s.folded ? " folded" : ""}${s.seat === facts.to_act ? " acting" : ""}`;
+      return `<div class="${cls}" data-seat="${esc(s.seat)}"><b>${esc(w.seat(s.seat))}</b><div class="backs">${backs}</div><div class="tags">${tags.join("")}</div></div>`;
+    }).join("");
+    const phase = w.phase[facts.phase] || "";
+    return (
+      `<div class="pb-pk"><div class="facts">` +
+      `<div class="panel"><span>${esc(w.hand(facts.hand ?? ""))}</span><b data-phase="${esc(facts.phase)}">${esc(phase)}</b></div>` +
+      `<div class="panel"><span>${esc(w.blinds)}</span><b data-blinds>${esc(blinds)}</b></div>` +
+      `<div class="panel"><span>${esc(w.button)}</span><b data-button-seat>${esc(facts.button == null ? "–" : w.seat(facts.button))}</b></div>` +
+      `<div class="panel"><span>${esc(w.pot)}</span><b data-pot>${esc(money(facts.pot))}</b></div></div>` +
+      `<div class="notice">${esc(w.notice)}</div><div class="seats">${seats}</div></div>`
+    );
+  }
+
   window.tablectl = window.tablectl || {};
   window.tablectl.renderers = window.tablectl.renderers || {};
   window.tablectl.renderers.poker = {
     view: (state, view) => pokerView(view), next: pokerNext, buttons: pokerButtons,
+    players, title: (language) => (PLAYERS_WORDS[language] || PLAYERS_WORDS.en).title,
   };
 })();
