@@ -15,7 +15,7 @@ from collections.abc import Collection, Mapping
 from fractions import Fraction
 from typing import Any
 
-from controller.blackjack import board, records
+from controller.blackjack import board, expectation, records
 from controller.blackjack.display import snapshot
 from controller.blackjack.records import (
     Doubled,
@@ -36,7 +36,7 @@ from controller.game.contract import GameSpec, Output, figures_from
 from controller.game.records import DecisionOffer, defined_in, offers
 from controller.game.table import TableGame
 from controller.ports import ConsoleButton, DeviceNeeds, Event, Lamp, SupervisorAction
-from controller.rating import BoxRound, Decision, RatingSettings, RoundFigures
+from controller.rating import BoxRound, Decision, DecisionCost, RatingSettings, RoundFigures
 from controller.shoe_audit import ShoeReport
 
 CONSOLE = (
@@ -78,12 +78,38 @@ _PLAYS: dict[type, str] = {Stood: "stand", Doubled: "double", SplitMade: "split"
 _Hands = tuple[dict[int, list[tuple[tuple[Card, ...], bool]]], Card | None]
 
 
+class BasicStrategyJudge:
+    """The decision-cost judge of a rated box's plays (`controller.rating.DecisionCost`):
+    None for basic strategy's play under ``variants``, else what the departure costs in
+    chips (its cost per unit of initial wager x the box holder's initial wager; negative
+    where the strategy tables are not the better play). A play the calculator cannot
+    judge (no up card yet, a play it does not know for the hand) is not judged."""
+
+    def __init__(self, variants: Variants) -> None:
+        self.variants = variants
+
+    def __call__(self, decision: Decision) -> Fraction | None:
+        if decision.up_card is None or not decision.cards:
+            return None
+        allowed = expectation.Allowed(
+            decision.may_double, decision.may_split, decision.may_stand, decision.hands
+        )
+        try:
+            judged = expectation.decision_cost(
+                self.variants, decision.cards, decision.up_card, decision.play, allowed=allowed
+            )
+        except expectation.ExpectationError:
+            return None
+        return judged.cost * decision.stake if judged.departs else None
+
+
 class BlackjackGame(TableGame):
     table: BlackjackTable
 
     def __init__(self, variants: Variants) -> None:
         super().__init__(SPEC, BlackjackTable(variants))
         self._decisions: dict[int, list[Decision]] = {}  # the rated boxes' plays this round
+        self._allowed: dict[int, tuple[bool, bool, bool]] = {}  # before the event: may double...
         # the last rounds settled, for the players' board: game state like the rest, so
         # the journal's replay rebuilds it (controller/blackjack/board.py)
         self.results: list[dict[str, Any]] = []
@@ -109,13 +135,22 @@ class BlackjackGame(TableGame):
     def rating_boxes(self) -> Collection[int]:
         return range(1, self.table.variants.boxes + 1)
 
+    def rate(self, settings: RatingSettings, decision_cost: DecisionCost | None = None) -> None:
+        """Rate players; a rated box's decisions judged against basic strategy under this
+        table's variants (`BasicStrategyJudge`) unless another judge is given."""
+        judge = decision_cost or BasicStrategyJudge(self.table.variants)
+        super().rate(settings, judge)
+
     def rating_edges(self, settings: RatingSettings) -> Mapping[str, Fraction]:
-        """The main wager's edge is ``[rating] blackjack_edge`` (the figure the blackjack
-        edge calculator gives for this table's variants); even money is the main wager
-        paid 1 to 1 at once, at the same edge; insurance pays 2 to 1 on a ten under the
-        ace, (4d - 1) / (52d - 1) for d decks (the player's own cards not counted)."""
+        """The main wager's edge: basic strategy's under this table's variants, exact
+        (`expectation.house_edge`), or ``[rating] blackjack_edge`` when set; even money
+        is the main wager paid 1 to 1 at once, at the same edge; insurance pays 2 to 1 on
+        a ten under the ace, (4d - 1) / (52d - 1) for d decks (the player's own cards
+        not counted)."""
         decks = self.table.variants.decks
         main = settings.blackjack_edge
+        if main is None:
+            main = expectation.house_edge(self.table.variants).value
         return {
             "main": main,
             "even_money": main,
@@ -126,14 +161,21 @@ class BlackjackGame(TableGame):
         return "chips" if self.table.variants.chip_readers else "console"
 
     def rating_before(self, event: Event) -> _Hands | None:
-        """The rated boxes' hands before ``event``, to see the play it makes."""
+        """The rated boxes' hands before ``event``, to see the play it makes, and what the
+        table let the acting box do."""
         if not self.ratings.open:
             return None
+        table = self.table
         hands = {
-            n: [(tuple(h.cards), h.doubled) for h in self.table.boxes[n - 1].hands]
+            n: [(tuple(h.cards), h.doubled) for h in table.boxes[n - 1].hands]
             for n in self.ratings.open
         }
-        up = self.table.dealer.cards[0] if self.table.dealer.cards else None
+        up = table.dealer.cards[0] if table.dealer.cards else None
+        self._allowed = {
+            n: (table.can_double(n), table.can_split(n), table.can_stand(n))
+            for n in self.ratings.open
+            if table.state == "boxes_acting"
+        }
         return hands, up
 
     def rating_after(self, before: object, outputs: list[Any]) -> None:
@@ -172,9 +214,10 @@ class BlackjackGame(TableGame):
         cards = before[hand - 1][0] if hand <= len(before) else ()
         on_box = self.table.boxes[box - 1]
         stake = on_box.stakes.get(BOX_HOLDER, 0)
-        if hand <= len(on_box.hands):
-            stake = on_box.hands[hand - 1].stake(BOX_HOLDER, stake)
-        self._decisions.setdefault(box, []).append(Decision(box, hand, play, cards, up, stake))
+        double, split, stand = self._allowed.get(box, (False, False, True))
+        count = max(len(before), 1)
+        decision = Decision(box, hand, play, cards, up, stake, double, split, stand, count)
+        self._decisions.setdefault(box, []).append(decision)
 
     def rating_round(self, records: list[Any]) -> RoundFigures | None:
         """The box holder's stakes (main wager with its doubles and split hands, even

@@ -61,14 +61,15 @@ def half_up(value: Fraction) -> int:
 class RatingSettings:
     """``[rating]`` (controller.app.config.rating): whether the table rates players; the
     rounds a rated box may stay empty before its rating ends; the comp's reinvestment
-    rate and blackjack's edge as exact fractions; the player card's format (a regular
+    rate and blackjack's main-wager edge as exact fractions (the edge None: the one the
+    blackjack edge calculator gives for the table's variants); the player card's format (a regular
     expression the whole number must match); whether the dealer's page names a player
     keyed on the console."""
 
     enabled: bool = False
     empty_rounds: int = 3
     reinvestment: Fraction = Fraction(1, 5)
-    blackjack_edge: Fraction = Fraction(1, 200)
+    blackjack_edge: Fraction | None = None  # None: the blackjack edge calculator's
     card_pattern: str = "[0-9]{6,20}"
     show_names: bool = False
 
@@ -86,7 +87,9 @@ def settings_json(settings: RatingSettings) -> dict[str, Any]:
 def settings_from_json(data: Mapping[str, Any]) -> RatingSettings:
     """`settings_json`'s inverse; a key it does not know raises `TypeError`."""
     fractions = {"reinvestment", "blackjack_edge"}
-    values: dict[str, Any] = {k: Fraction(str(v)) if k in fractions else v for k, v in data.items()}
+    values: dict[str, Any] = {
+        k: Fraction(str(v)) if k in fractions and v is not None else v for k, v in data.items()
+    }
     return RatingSettings(**values)
 
 
@@ -94,7 +97,9 @@ def settings_from_json(data: Mapping[str, Any]) -> RatingSettings:
 class Decision:
     """One play a rated blackjack box made: ``play`` is "hit", "stand", "double",
     "split", "insurance" or "even_money"; ``cards`` the hand before it, ``up_card``
-    the dealer's up card, ``stake`` the box holder's stake on the hand."""
+    the dealer's up card, ``stake`` the box holder's initial wager; what the table let
+    the hand do then (``may_double``, ``may_split``, ``may_stand``) and how many hands
+    the box had (``hands``: 2 or more after a split)."""
 
     box: int
     hand: int
@@ -102,6 +107,10 @@ class Decision:
     cards: tuple[Card, ...]
     up_card: Card | None
     stake: int
+    may_double: bool = False
+    may_split: bool = False
+    may_stand: bool = True
+    hands: int = 1
 
 
 DecisionCost = Callable[[Decision], "Fraction | None"]

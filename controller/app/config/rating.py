@@ -5,9 +5,9 @@
 - ``empty_rounds``: the rounds in a row a rated box may sit out before its rating ends;
 - ``reinvestment``: the share of the theoretical win given back as comps, an exact
   fraction written ``"25%"``, ``"1/4"`` or ``"0.25"`` (0 to 1);
-- ``blackjack_edge``: the house edge of blackjack's main wager under this table's rules,
-  written the same way (``"0.5%"``): the figure the blackjack edge calculator gives
-  for the configured variants is the one to put here;
+- ``blackjack_edge``: the house edge of blackjack's main wager, written the same way
+  (``"0.5%"``); left out (``""``), the blackjack edge calculator's exact figure for the
+  table's variants (`controller.blackjack.expectation.house_edge`);
 - ``card_pattern``: the player card's format, a regular expression the whole number read
   must match (default 6 to 20 digits);
 - ``show_names``: the dealer's page shows a name keyed on the console beside a rated
@@ -29,7 +29,7 @@ SCHEMA: Schema = {
     "enabled": (bool, False),
     "empty_rounds": (int, 3),
     "reinvestment": (str, "20%"),
-    "blackjack_edge": (str, "0.5%"),
+    "blackjack_edge": (str, ""),
     "card_pattern": (str, "[0-9]{6,20}"),
     "show_names": (bool, False),
 }
@@ -56,8 +56,10 @@ def parse_rating(check: Checker, doc: dict[str, Any]) -> RatingSettings:
     section = check.section(doc, "rating", SCHEMA) if "rating" in doc else defaults(SCHEMA)
     if section["empty_rounds"] < 1:
         raise check.error("must be 1 or more (rounds)", "rating", "empty_rounds")
-    fractions = {}
+    fractions: dict[str, Fraction | None] = {"blackjack_edge": None}
     for key in ("reinvestment", "blackjack_edge"):
+        if key == "blackjack_edge" and not section[key].strip():
+            continue  # the calculator's, for the table's variants
         try:
             fractions[key] = parse_fraction(section[key])
         except ValueError as exc:
@@ -71,7 +73,7 @@ def parse_rating(check: Checker, doc: dict[str, Any]) -> RatingSettings:
     return RatingSettings(
         enabled=section["enabled"],
         empty_rounds=section["empty_rounds"],
-        reinvestment=fractions["reinvestment"],
+        reinvestment=fractions["reinvestment"] or Fraction(0),
         blackjack_edge=fractions["blackjack_edge"],
         card_pattern=section["card_pattern"],
         show_names=section["show_names"],

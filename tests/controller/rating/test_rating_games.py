@@ -40,7 +40,7 @@ from controller.ports import (
 from controller.rating import Decision, RatingEnded, RatingRound, RatingSettings, half_up
 from tests.support.baccarat import initial
 
-ON = RatingSettings(enabled=True, reinvestment=Fraction(1, 10))
+ON = RatingSettings(enabled=True, reinvestment=Fraction(1, 10), blackjack_edge=Fraction(1, 200))
 CARD = "40001234"
 
 
@@ -286,3 +286,38 @@ def test_poker_seats_theo_is_their_share_of_the_rake() -> None:
     assert rounds[1].seconds == 120
     with pytest.raises(IllegalAction, match="box 5 is not in play"):  # nobody sits there
         play(game, wall, console("start_rating", box=5))
+
+
+def test_blackjack_rates_with_the_edge_calculator_and_judges_each_play() -> None:
+    """Without ``[rating] blackjack_edge`` the main wager's edge is basic strategy's under
+    the table's variants (the blackjack edge calculator), and every play of a rated box
+    is judged against basic strategy: box 2 hits hard 17 against a 7 (basic strategy
+    stands: a departure) and stands on 19 (basic strategy)."""
+    from controller.blackjack import expectation
+
+    variants = Variants(boxes=5)
+    game = BlackjackGame(variants)
+    game.rate(RatingSettings(enabled=True))
+    edge = expectation.house_edge(variants).value
+    assert game.ratings.edges["main"] == edge and 0 < edge < Fraction(1, 100)
+    wall = t("22:00:00")
+    play(game, wall, console("shuffled"), CardDrawn(source="shoe", card=Card.parse("Qd")))
+    play(game, wall, ButtonPressed(source="gpio", button=ConsoleButton.NEXT))
+    play(game, wall, console("start_rating", box=2))
+    play(game, wall, ChipsSensed(source="chips", spot="box2", total=6))
+    play(game, wall, ButtonPressed(source="gpio", button=ConsoleButton.NO_MORE_BETS))
+    play(game, wall, *(CardDrawn(source="shoe", card=Card.parse(c)) for c in ("Ts", "7d", "7c")))
+    play(game, wall, CardDrawn(source="shoe", card=Card.parse("2c")))  # hits 17: 19
+    play(game, wall, ButtonPressed(source="gpio", button=ConsoleButton.NEXT))  # stands
+    out = play(game, t("22:01:00"), CardDrawn(source="shoe", card=Card.parse("Kd")))
+    (played,) = of(RatingRound, out)
+    assert played.departures == 1 and played.win_loss == 6
+    ended = of(RatingEnded, play(game, wall, console("end_rating", box=2)))[0]
+    hit = expectation.decision_cost(
+        variants, [Card.parse("Ts"), Card.parse("7c")], Card.parse("7d"), "hit",
+        allowed=expectation.Allowed(double=False, split=False, stand=True),
+    )  # fmt: skip
+    assert hit.departs and hit.cost > 0
+    assert ended.theo_hundredths == half_up(6 * edge * 100)
+    assert ended.skill_theo_hundredths == half_up((6 * edge + 6 * hit.cost) * 100)
+    assert ended.departures == 1
