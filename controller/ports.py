@@ -213,6 +213,23 @@ class SignInRefused(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerCardPresented(Event):
+    """A player's card was presented at ``box`` (a seat, at poker): tapped on ``reader``
+    or keyed. It opens a rating, or ends the one it opened (docs/ratings.md). ``card``
+    is the card's number as read: who the player is, personal data (marked private)."""
+
+    box: int
+    card: str = field(metadata={"private": "player"})
+    reader: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableClosed(Event):
+    """The table closes in order (the app's stop): every open rating ends. A table that
+    stops without it (a power cut, a kill) keeps its ratings open for the replay."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DeviceLost(Event):
     """A device stopped answering (cable pulled, port gone, heartbeat overdue).
     ``resends``: the device sends again what was not acknowledged (our serial protocol),

@@ -215,6 +215,15 @@ class BlackjackDealer(PaysByChips):
             return f"deal {self.hands.draw()}"
         return f"wait ({state or 'no state yet'})"
 
+    def seat(self, boxes: tuple[int, ...]) -> None:
+        """Between rounds: the players sit at ``boxes`` from the next round on (the demo's
+        rated players come and go). The chips of the last round come off the layout, and
+        the next wagers are chosen afresh among ``boxes``."""
+        for box in sorted(self._wagered):
+            self.hands.wager(box, False)
+        self._wagered = set()
+        self.boxes = boxes
+
     def _betting(self, view: dict[str, Any]) -> str:
         wagered = {box["number"] for box in view.get("boxes", ())}
         if not self._wagered:

@@ -10,13 +10,16 @@ one entry finds it.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
+from fractions import Fraction
 from typing import Any
 
 from controller.baccarat import records
 from controller.baccarat.board import board_facts
 from controller.baccarat.display import snapshot
+from controller.baccarat.edges import exact_edges
 from controller.baccarat.phases import BETWEEN_COUPS, DEALING
-from controller.baccarat.records import CoupResult, HoldDecision, Payout
+from controller.baccarat.records import CoupResult, CoupSettled, HoldDecision, Payout
 from controller.baccarat.rules import CARDS_RULE, SETTLEMENT_RULE, BaccaratRules
 from controller.baccarat.table import BaccaratTable
 from controller.errors import IllegalAction
@@ -25,6 +28,7 @@ from controller.game.contract import GameSpec, figures_from, wager_limits
 from controller.game.records import DecisionOffer, defined_in, offers
 from controller.game.table import TableGame
 from controller.ports import ConsoleButton, DeviceNeeds, Lamp, SupervisorAction
+from controller.rating import BoxRound, RatingSettings, RoundFigures
 from controller.shoe_audit import ShoeReport
 
 CONSOLE = ("place_wager", "no_more_bets", "shuffled", "collect_commission")
@@ -83,6 +87,38 @@ class BaccaratGame(TableGame):
             *([ACCEPT_COMMISSION_OWED] if between and any(table.commission_owed) else []),
             *([ORDER_SHUFFLE] if between and state in BETWEEN_COUPS else []),
         )
+
+    # --- player rating (docs/ratings.md) ---------------------------------------------------
+
+    def rating_boxes(self) -> Collection[int]:
+        return range(1, self.table.rules.boxes + 1)
+
+    def rating_edges(self, settings: RatingSettings) -> Mapping[str, Fraction]:
+        """Each wager's exact edge under this table's variant, decks and odds."""
+        return exact_edges(self.table.rules)
+
+    def wager_source(self) -> str:
+        return "chips" if self.table.rules.chip_readers else "console"
+
+    def rating_round(self, records: list[Any]) -> RoundFigures | None:
+        """Each box's stakes by wager, and its result from the coup's payouts: what was
+        won less what was lost, less the commission owed on its account (hundredths)."""
+        settled = records[-1]
+        if not isinstance(settled, CoupSettled):
+            return None
+        wagers: dict[int, dict[str, int]] = {}
+        results: dict[int, int] = {}
+        for record in records:
+            if isinstance(record, Payout):
+                box = wagers.setdefault(record.box, {})
+                box[record.bet] = box.get(record.bet, 0) + record.stake
+                results[record.box] = (
+                    results.get(record.box, 0)
+                    + (record.won - record.lost) * 100
+                    - record.commission
+                )
+        boxes = {n: BoxRound(n, wagers[n], results[n]) for n in wagers}
+        return RoundFigures(settled.coup, boxes, void=settled.void)
 
     def decide(self, event: SupervisorAction) -> None:
         """A HOLD's clear; a payout difference a supervisor accepts on a box

@@ -11,20 +11,32 @@ its view, its offers, its round and the decisions that take more than a HOLD's c
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Collection, Mapping
+from fractions import Fraction
 from typing import Any
 
-from controller.blackjack import board, records
+from controller.blackjack import board, expectation, records
 from controller.blackjack.display import snapshot
-from controller.blackjack.records import HoldDecision, RoundSettled
+from controller.blackjack.records import (
+    Doubled,
+    EvenMoneyElected,
+    HoldDecision,
+    InsuranceTaken,
+    RoundSettled,
+    SplitMade,
+    Stood,
+)
 from controller.blackjack.rules import FOREIGN_CARD_RULE, Variants
-from controller.blackjack.settlement import Payout
+from controller.blackjack.settlement import Kind, Outcome, Payout
 from controller.blackjack.table import BlackjackTable
+from controller.cards import Card
 from controller.errors import IllegalAction
 from controller.game import chips
 from controller.game.contract import GameSpec, Output, figures_from
 from controller.game.records import DecisionOffer, defined_in, offers
 from controller.game.table import TableGame
 from controller.ports import ConsoleButton, DeviceNeeds, Event, Lamp, SupervisorAction
+from controller.rating import BoxRound, Decision, DecisionCost, RatingSettings, RoundFigures
 from controller.shoe_audit import ShoeReport
 
 CONSOLE = (
@@ -59,12 +71,45 @@ ACCEPT_PAYOUT = DecisionOffer(
 _OFFERED = offers(*HOLD_DECISIONS)
 _WITH_PAYOUT = offers(*HOLD_DECISIONS, ACCEPT_PAYOUT)
 
+BOX_HOLDER = 1  # the person who decides a box's play (controller.blackjack.hand.Box)
+# a play a record names -> the decision's word (a hit is seen as a card to a hand)
+_PLAYS: dict[type, str] = {Stood: "stand", Doubled: "double", SplitMade: "split"}
+# the hands of the rated boxes before an event: box -> [(cards, doubled)], and the up card
+_Hands = tuple[dict[int, list[tuple[tuple[Card, ...], bool]]], Card | None]
+
+
+class BasicStrategyJudge:
+    """The decision-cost judge of a rated box's plays (`controller.rating.DecisionCost`):
+    None for basic strategy's play under ``variants``, else what the departure costs in
+    chips (its cost per unit of initial wager x the box holder's initial wager; negative
+    where the strategy tables are not the better play). A play the calculator cannot
+    judge (no up card yet, a play it does not know for the hand) is not judged."""
+
+    def __init__(self, variants: Variants) -> None:
+        self.variants = variants
+
+    def __call__(self, decision: Decision) -> Fraction | None:
+        if decision.up_card is None or not decision.cards:
+            return None
+        allowed = expectation.Allowed(
+            decision.may_double, decision.may_split, decision.may_stand, decision.hands
+        )
+        try:
+            judged = expectation.decision_cost(
+                self.variants, decision.cards, decision.up_card, decision.play, allowed=allowed
+            )
+        except expectation.ExpectationError:
+            return None
+        return judged.cost * decision.stake if judged.departs else None
+
 
 class BlackjackGame(TableGame):
     table: BlackjackTable
 
     def __init__(self, variants: Variants) -> None:
         super().__init__(SPEC, BlackjackTable(variants))
+        self._decisions: dict[int, list[Decision]] = {}  # the rated boxes' plays this round
+        self._allowed: dict[int, tuple[bool, bool, bool]] = {}  # before the event: may double...
         # the last rounds settled, for the players' board: game state like the rest, so
         # the journal's replay rebuilds it (controller/blackjack/board.py)
         self.results: list[dict[str, Any]] = []
@@ -84,6 +129,121 @@ class BlackjackGame(TableGame):
 
     def offered(self) -> list[dict[str, Any]]:
         return list(_WITH_PAYOUT if self.table.payout_check.open else _OFFERED)
+
+    # --- player rating (docs/ratings.md) ---------------------------------------------------
+
+    def rating_boxes(self) -> Collection[int]:
+        return range(1, self.table.variants.boxes + 1)
+
+    def rate(self, settings: RatingSettings, decision_cost: DecisionCost | None = None) -> None:
+        """Rate players; a rated box's decisions judged against basic strategy under this
+        table's variants (`BasicStrategyJudge`) unless another judge is given."""
+        judge = decision_cost or BasicStrategyJudge(self.table.variants)
+        super().rate(settings, judge)
+
+    def rating_edges(self, settings: RatingSettings) -> Mapping[str, Fraction]:
+        """The main wager's edge: basic strategy's under this table's variants, exact
+        (`expectation.house_edge`), or ``[rating] blackjack_edge`` when set; even money
+        is the main wager paid 1 to 1 at once, at the same edge; insurance pays 2 to 1 on
+        a ten under the ace, (4d - 1) / (52d - 1) for d decks (the player's own cards
+        not counted)."""
+        decks = self.table.variants.decks
+        main = settings.blackjack_edge
+        if main is None:
+            main = expectation.house_edge(self.table.variants).value
+        return {
+            "main": main,
+            "even_money": main,
+            "insurance": Fraction(4 * decks - 1, 52 * decks - 1),
+        }
+
+    def wager_source(self) -> str:
+        return "chips" if self.table.variants.chip_readers else "console"
+
+    def rating_before(self, event: Event) -> _Hands | None:
+        """The rated boxes' hands before ``event``, to see the play it makes, and what the
+        table let the acting box do."""
+        if not self.ratings.open:
+            return None
+        table = self.table
+        hands = {
+            n: [(tuple(h.cards), h.doubled) for h in table.boxes[n - 1].hands]
+            for n in self.ratings.open
+        }
+        up = table.dealer.cards[0] if table.dealer.cards else None
+        self._allowed = {
+            n: (table.can_double(n), table.can_split(n), table.can_stand(n))
+            for n in self.ratings.open
+            if table.state == "boxes_acting"
+        }
+        return hands, up
+
+    def rating_after(self, before: object, outputs: list[Any]) -> None:
+        """Each play of a rated box's holder: a stand, double or split the table recorded,
+        insurance or even money taken, or a hit (a card to a hand of two or more cards
+        that was not doubled)."""
+        if not isinstance(before, tuple):
+            return
+        noted: _Hands = before
+        hands, up = noted
+        boxes = self.table.boxes
+        played: set[tuple[int, int]] = set()
+        for output in outputs:
+            play = _PLAYS.get(type(output))
+            box = getattr(output, "box", None)
+            if not isinstance(box, int) or box not in hands:
+                continue
+            if play is not None:
+                played.add((box, output.hand))
+                self._note(box, output.hand, play, hands, up)
+            elif (
+                isinstance(output, InsuranceTaken | EvenMoneyElected)
+                and output.person == BOX_HOLDER
+            ):
+                word = "insurance" if isinstance(output, InsuranceTaken) else "even_money"
+                self._note(box, 1, word, hands, up)
+        for box, before_hands in hands.items():
+            now = boxes[box - 1].hands
+            for index, (cards, doubled) in enumerate(before_hands):
+                grew = index < len(now) and len(now[index].cards) == len(cards) + 1
+                if grew and len(cards) >= 2 and not doubled and (box, index + 1) not in played:
+                    self._note(box, index + 1, "hit", hands, up)
+
+    def _note(self, box: int, hand: int, play: str, hands: dict[int, Any], up: Card | None) -> None:
+        before = hands[box]
+        cards = before[hand - 1][0] if hand <= len(before) else ()
+        on_box = self.table.boxes[box - 1]
+        stake = on_box.stakes.get(BOX_HOLDER, 0)
+        double, split, stand = self._allowed.get(box, (False, False, True))
+        count = max(len(before), 1)
+        decision = Decision(box, hand, play, cards, up, stake, double, split, stand, count)
+        self._decisions.setdefault(box, []).append(decision)
+
+    def rating_round(self, records: list[Any]) -> RoundFigures | None:
+        """The box holder's stakes (main wager with its doubles and split hands, even
+        money, insurance) and result, from the round's payouts."""
+        settled = records[-1]
+        if not isinstance(settled, RoundSettled):
+            return None
+        decisions, self._decisions = self._decisions, {}
+        wagers: dict[int, dict[str, int]] = {}
+        results: dict[int, int] = {}
+        for record in records:
+            if isinstance(record, Payout) and record.person == BOX_HOLDER:
+                if record.kind is Kind.INSURANCE:
+                    bet = "insurance"
+                elif record.outcome is Outcome.EVEN_MONEY:
+                    bet = "even_money"
+                else:
+                    bet = "main"
+                box = wagers.setdefault(record.box, {})
+                box[bet] = box.get(bet, 0) + record.stake
+                results[record.box] = results.get(record.box, 0) + (record.won - record.lost) * 100
+        boxes = {
+            n: BoxRound(n, wagers[n], results[n], decisions=tuple(decisions.get(n, ())))
+            for n in wagers
+        }
+        return RoundFigures(settled.round, boxes, void=settled.void)
 
     def decide(self, event: SupervisorAction) -> None:
         table = self.table

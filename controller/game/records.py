@@ -32,6 +32,8 @@ __all__ = [
     "CARD_MARK",
     "HOLD_PROCEDURE",
     "NOT_ON_CONSOLE",
+    "PLAYER",
+    "PLAYER_MARK",
     "PRIVATE",
     "PUBLIC",
     "TABLE_LIMITS",
@@ -53,7 +55,8 @@ PRIVATE = "private"  # the metadata key of a field's privacy mark
 CARD = "card"  # the value is a card or cards (a code, a list of codes, an RFID tag)
 CARD_KEYS = "card-keys"  # a mapping: its entries whose name says cards hold cards
 PUBLIC = "public"  # named like cards but holds none; ``why`` says what it holds
-MARKS = frozenset({CARD, CARD_KEYS, PUBLIC})
+PLAYER = "player"  # a player's identity (a player card's number, a name): personal data
+MARKS = frozenset({CARD, CARD_KEYS, PUBLIC, PLAYER})
 
 # The words of a name that say it holds cards ("card", "discards", "player_hand"...).
 _CARD_WORDS = frozenset({"card", "cards", "discard", "discards", "hand", "hands", "tag"})
@@ -64,6 +67,12 @@ CARD_MARK: Mapping[str, str] = MappingProxyType({PRIVATE: CARD})
 it from its public topics on a table whose cards are private (rule 11.3(a)). A mark is
 metadata on a plain `dataclasses.field`, so type checkers still see which fields have
 defaults."""
+
+
+PLAYER_MARK: Mapping[str, str] = MappingProxyType({PRIVATE: PLAYER})
+"""``field(metadata=PLAYER_MARK)``: the field can carry who a player is (a player card's
+number, a name: personal data, docs/ratings.md). It never goes on a public topic or the
+dealer's read-only view, whatever the game."""
 
 
 def public_mark(why: str) -> Mapping[str, str]:

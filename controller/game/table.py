@@ -12,12 +12,17 @@ rules (docs/architecture.md, "The kernel").
   a console action reaches only the rules-API calls its spec lists, a supervisor's
   decision reaches the table's ``decide``, every other event its ``handle``; whatever they
   produced is taken from the table, the same way for every game.
+- Player rating, the same for every game (`controller.rating`, docs/ratings.md): the
+  console's rating actions (`RATING_CONSOLE`) and the supervisor's `RATING_DECISIONS`
+  reach the table's `RatingBook` here, as a player's card and the table's close do; at
+  each round's end the game says what each box wagered and won (`rating_round`).
 """
 
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from controller.cards import Card
@@ -34,12 +39,15 @@ from controller.ports import (
     Lamp,
     LampPattern,
     LockShoe,
+    PlayerCardPresented,
     SetLamp,
     SupervisorAction,
+    TableClosed,
     UnlockShoe,
 )
+from controller.rating import DecisionCost, RatingBook, RatingSettings, RoundFigures
 
-__all__ = ["GameTable", "Signals", "TableGame"]
+__all__ = ["RATING_CONSOLE", "RATING_DECISIONS", "GameTable", "Signals", "TableGame"]
 
 _OFF = LampPattern.OFF
 
@@ -194,6 +202,8 @@ class TableGame(abc.ABC):
         self.name = spec.name
         self.table = table
         self._console = frozenset(spec.console)
+        self.ratings = RatingBook(self.name, {}, "console")  # off until `rate`
+        self._round_records: list[Any] = []  # this round's records so far, while rating
 
     def __getstate__(self) -> dict[str, Any]:
         """The app's snapshots pickle the game (`controller.app.runtime.snapshots`), never
@@ -213,15 +223,35 @@ class TableGame(abc.ABC):
         """The round the next journal rows belong to: the table's."""
 
     def handle(self, event: Event) -> list[Output]:
-        """Apply one event; return what it produced, in order."""
+        """Apply one event; return what it produced, in order (the game's records, then
+        the ratings' it caused)."""
+        if isinstance(event, ConsoleAction) and event.action in RATING_CONSOLE:
+            getattr(self, event.action)(**event.args)
+            return self.pending()
+        if isinstance(event, SupervisorAction) and event.decision in RATING_DECISIONS:
+            reason = event.reason or str(event.args.get("reason") or "")
+            args = {k: v for k, v in event.args.items() if k != "reason"}
+            getattr(self, event.decision)(event.who, **args, reason=reason)
+            return self.pending()
+        if isinstance(event, PlayerCardPresented):
+            self.ratings.card_presented(
+                event.box, event.card, event.reader, self.rating_boxes(), self.round_no
+            )
+            return self.pending()
+        if isinstance(event, TableClosed):
+            self.ratings.close()
+            return self.pending()
+        rating = self.ratings.settings.enabled
+        before = self.rating_before(event) if rating else None
         if isinstance(event, ConsoleAction):
             call_console(self.name, self._console, self.table, event)
+            outputs = self.table.take_outputs()
         elif isinstance(event, SupervisorAction):
             self.decide(event)
+            outputs = self.table.take_outputs()
         else:
-            handled: list[Output] = self.table.handle(event)
-            return handled
-        return self.pending()
+            outputs = self.table.handle(event)
+        return self._rated(before, outputs) if rating else outputs
 
     def decide(self, event: SupervisorAction) -> None:
         """A supervisor's decision: the table's ``supervisor_clear`` (who, decision)."""
@@ -230,7 +260,80 @@ class TableGame(abc.ABC):
     def pending(self) -> list[Output]:
         """Outputs not yet taken (a new table's first gate and lamp states)."""
         taken: list[Output] = self.table.take_outputs()
-        return taken
+        return taken + self.ratings.take_outputs()
+
+    # --- player rating (docs/ratings.md) ---------------------------------------------------
+
+    def rate(self, settings: RatingSettings, decision_cost: DecisionCost | None = None) -> None:
+        """Rate players at this table under ``settings`` (``[rating]``), a blackjack
+        box's decisions judged by ``decision_cost`` (None: not judged). Called once,
+        on a fresh game, before the replay."""
+        self.ratings = RatingBook(
+            self.name, self.rating_edges(settings), self.wager_source(), settings, decision_cost
+        )
+
+    def at(self, wall: str, who: str | None = None) -> None:
+        """The wall time (ISO) of the event about to be applied, the time its journal row
+        gets, and who acts in it: the ratings read no clock, so a replay times them alike."""
+        self.ratings.at(wall, who)
+
+    def rating_boxes(self) -> Collection[int]:
+        """The boxes (seats) a rating may open at: the table's. A game says its own."""
+        return ()
+
+    def rating_edges(self, settings: RatingSettings) -> Mapping[str, Fraction]:
+        """Each bet type's house edge at this table (a fraction of the stake)."""
+        return {}
+
+    def wager_source(self) -> str:
+        """ "chips" when chip readers measure every wager, else "console"."""
+        return "console"
+
+    def rating_before(self, event: Event) -> object:
+        """What a game notes before a rated event (blackjack: the hands, to see a play)."""
+        return None
+
+    def rating_after(self, before: object, outputs: list[Output]) -> None:
+        """What a game notes after a rated event, given what it noted before."""
+        return None
+
+    def rating_round(self, records: list[Any]) -> RoundFigures | None:
+        """Each box's wagers and result in the round whose ``records`` (every record of
+        the round, its end last) just ended; None: the game counts no wagers."""
+        return None
+
+    def _rated(self, before: object, outputs: list[Output]) -> list[Output]:
+        self.rating_after(before, outputs)
+        for output in outputs:
+            if isinstance(output, Command):
+                continue
+            self._round_records.append(output)
+            if type(output).__name__ == self.spec.round_end:
+                records, self._round_records = self._round_records, []
+                figures = self.rating_round(records)
+                if figures is not None:
+                    self.ratings.round_ended(figures)
+        return outputs + self.ratings.take_outputs()
+
+    def start_rating(self, box: int, player: str = "") -> None:
+        """Open a rating at ``box`` from the console; ``player`` empty: anonymous."""
+        self.ratings.start_rating(box, player, self.rating_boxes(), self.round_no)
+
+    def name_rating(self, box: int, player: str) -> None:
+        """Name box ``box``'s rating's player (an anonymous rating named later)."""
+        self.ratings.name_rating(box, player)
+
+    def end_rating(self, box: int) -> None:
+        """End box ``box``'s rating (the dealer's end)."""
+        self.ratings.end_rating(box)
+
+    def move_rating(self, box: int, to_box: int) -> None:
+        """The player at ``box`` moved to ``to_box``: that rating ends, a new one opens."""
+        self.ratings.move_rating(box, to_box, self.rating_boxes(), self.round_no)
+
+    def adjust_average_bet(self, who: str, box: int, average_bet: int, reason: str = "") -> None:
+        """A supervisor's average bet for box ``box``'s rating, with the reason."""
+        self.ratings.adjust_average_bet(who, box, average_bet, reason)
 
     @abc.abstractmethod
     def snapshot(self) -> object:
@@ -245,4 +348,15 @@ class TableGame(abc.ABC):
         offer and what the page needs to draw it (`GameSpec.view_facts`)."""
         view: dict[str, Any] = to_jsonable(self.snapshot())
         view["decisions"] = self.offered()
+        if self.ratings.settings.enabled:
+            view["rated"] = self.ratings.marks()  # a mark per box, never a card's number
         return self.spec.view_facts(view)
+
+
+# The console's rating actions and the supervisor's rating decision, the same at every
+# table: name -> the method (its signature is the console's schema).
+RATING_CONSOLE: Mapping[str, Any] = {
+    name: getattr(TableGame, name)
+    for name in ("start_rating", "name_rating", "end_rating", "move_rating")
+}
+RATING_DECISIONS: Mapping[str, Any] = {"adjust_average_bet": TableGame.adjust_average_bet}

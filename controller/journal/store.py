@@ -233,17 +233,24 @@ class Journal:
         caller must then not acknowledge the event."""
         return self.append_many([(kind, payload, source, round, actor)])[0]
 
-    def append_many(self, rows: list[Row]) -> list[Entry]:
+    def now(self) -> str:
+        """The wall time (UTC, ISO 8601) the journal's clock says now."""
+        return self._wall()
+
+    def append_many(self, rows: list[Row], walls: list[str] | None = None) -> list[Entry]:
         """Write rows ``(kind, payload, source, round, actor)`` in one transaction: one
-        wait for the disk, all or none of them."""
+        wait for the disk, all or none of them. ``walls``: each row's wall time, as the
+        game was told it (`now`); by default the clock's when written."""
         if self.readonly:
             raise JournalError(f"the journal {self.path} is open read-only")
+        if walls is not None and len(walls) != len(rows):
+            raise ValueError(f"{len(rows)} rows but {len(walls)} wall times")
         entries: list[Entry] = []
         seq, prev = self.last_seq, self.last_hash
         key = self._key
-        for kind, payload, source, round_, actor in rows:
+        for index, (kind, payload, source, round_, actor) in enumerate(rows):
             seq += 1
-            wall = self._wall()
+            wall = self._wall() if walls is None else walls[index]
             mono = self._mono()
             digest = row_hash(key, prev, [seq, wall, mono, round_, source, kind, payload, actor])
             entries.append(

@@ -9,18 +9,22 @@ they produced is taken from the table. Its console step is poker's own
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from fractions import Fraction
 from typing import Any
 
 from controller.game.contract import GameSpec, Output, figures_from, wager_limits
 from controller.game.records import DecisionOffer, defined_in, offers
-from controller.game.table import TableGame
+from controller.game.table import RATING_CONSOLE, TableGame
 from controller.poker import console, records
 from controller.poker.board import board_facts
 from controller.poker.display import PokerStatus, status
 from controller.poker.phases import FOREIGN_CARD_RULE
+from controller.poker.records import HandSettled
 from controller.poker.rules import PokerRules
 from controller.poker.table import HoldDecision, PokerTable
 from controller.ports import ConsoleAction, ConsoleButton, DeviceNeeds, Event, Lamp
+from controller.rating import BoxRound, RoundFigures
 from controller.shoe_audit import ShoeReport
 
 SEATING = ("sit", "leave", "add_chips")
@@ -47,13 +51,47 @@ class PokerGame(TableGame):
     def handle(self, event: Event) -> list[Output]:
         """A console action through poker's console step (seating, between hands, as it
         comes); anything else as every game's."""
-        if isinstance(event, ConsoleAction):
+        if isinstance(event, ConsoleAction) and event.action not in RATING_CONSOLE:
             if event.action in self.SEATING:
                 getattr(self.table, event.action)(**event.args)
             else:
                 console.apply_console(self.table, event)
-            return self.pending()
+            outputs: list[Output] = self.table.take_outputs()
+            return self._rated(None, outputs) if self.ratings.settings.enabled else outputs
         return super().handle(event)
+
+    # --- player rating (docs/ratings.md) ---------------------------------------------------
+
+    def rating_boxes(self) -> Collection[int]:
+        """The seats with a player seated."""
+        return tuple(self.table.stacks)
+
+    def rating_round(self, records: list[Any]) -> RoundFigures | None:
+        """Each seat's chips into the pots (what it put in less what came back uncalled)
+        and its result (its pot shares and returns less what it put in); its theo is its
+        part of the rake, shared in proportion to the chips each seat put into the pots.
+        The house charges no time at this table: the rake is its only take."""
+        settled = records[-1]
+        if not isinstance(settled, HandSettled):
+            return None
+        put_in = dict(self.table.contributed)
+        back = dict(settled.returned)
+        won: dict[int, int] = {}
+        for award in settled.awards:
+            for seat, chips in award.shares:
+                won[seat] = won.get(seat, 0) + chips
+        in_pots = {seat: chips - back.get(seat, 0) for seat, chips in put_in.items()}
+        total = sum(in_pots.values())
+        boxes = {
+            seat: BoxRound(
+                seat,
+                {"pot": chips},
+                (won.get(seat, 0) + back.get(seat, 0) - put_in[seat]) * 100,
+                charged=Fraction(settled.rake * chips, total) if total else Fraction(0),
+            )
+            for seat, chips in in_pots.items()
+        }
+        return RoundFigures(settled.hand, boxes, void=settled.void)
 
     def snapshot(self) -> PokerStatus:
         return status(self.table)

@@ -31,11 +31,12 @@ import socket
 import sys
 import tempfile
 import threading
+from collections.abc import Callable
 from importlib.resources import as_file
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
-from controller.app.cli import seconds, shipped, tcp_port
+from controller.app.cli import demo_ratings, seconds, shipped, tcp_port
 from controller.app.cli.demo_chips import mistakes_line, open_chip_reader, rate, with_chip_readers
 from controller.app.cli.run import JOURNAL_REFUSED
 from controller.app.config import ShoeConfig, TableConfig, load_config
@@ -113,6 +114,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "dealer's mistakes made and caught, by kind (the play goes to stderr)",
     )
     parser.add_argument(
+        "--rated-players",
+        type=at_least(0),
+        default=0,
+        metavar="N",
+        help="blackjack: N scripted players who come and go with player cards, betting "
+        "flat, in a progression or wonging in and out, each rated (docs/ratings.md); the "
+        "table runs with chip readers; --json then prints every rating",
+    )
+    parser.add_argument(
         "--journal",
         type=Path,
         default=None,
@@ -127,7 +137,8 @@ WAGERS = (10, 20, 50)  # what the players stake on a table with chip readers
 class SimHands:
     """The scripted dealer's hands on the simulated devices of a running table. With a
     simulated chip reader (``chips``), chips on a spot are reported by value through it
-    (the wire's CHIPS_SENSED) instead of the presence sensors."""
+    (the wire's CHIPS_SENSED) instead of the presence sensors; ``stake`` says what the
+    player at a box stacks (the rated players' patterns), else a stake is drawn."""
 
     senses_layout = True
 
@@ -136,9 +147,11 @@ class SimHands:
         table: RunningTable,
         chips: SimulatedChipReader | None = None,
         rng: random.Random | None = None,
+        stake: Callable[[int], int | None] | None = None,
     ) -> None:
         self.reader = chips
         self.rng = rng or random.Random(0)
+        self.stake = stake  # box -> the chips its player stacks (None: a random stake)
         self.stakes: dict[int, int] = {}
         devices = table.devices
         if devices is None or devices.sim_shoe is None or devices.sim_table is None:
@@ -161,7 +174,8 @@ class SimHands:
 
     def wager(self, box: int, on: bool) -> None:
         if self.reader is not None:
-            self.stakes[box] = self.rng.choice(WAGERS) if on else 0
+            chosen = self.stake(box) if on and self.stake is not None else None
+            self.stakes[box] = (chosen or self.rng.choice(WAGERS)) if on else 0
             self.chips_to(f"box{box}", self.stakes[box])
             return
         self._chips(f"box{box}", on)
@@ -379,13 +393,19 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
         folder = demo_folder()
         journal = Path(folder.name) / "journal.sqlite"
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
-    chips = getattr(args, "chip_readers", False)
+    rated_players = getattr(args, "rated_players", 0)
+    if rated_players and args.game != "blackjack":
+        print("tablectl demo: --rated-players: the rated players play blackjack", file=sys.stderr)
+        return 2
+    chips = getattr(args, "chip_readers", False) or bool(rated_players)
     as_json = getattr(args, "json", False)
     play_out = sys.stderr if as_json else out
     try:
         config = demo_config(args.game, journal, args.port, args.config, args.shoe)
         if chips:
             config = with_chip_readers(config)
+        if rated_players:
+            config = demo_ratings.rated_config(config)
         check_port_free(config.display_host, config.display_port)
         table = RunningTable(config, simulate=True, seed=seed).start()
     except (TableError, OSError) as exc:
@@ -432,9 +452,14 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
     try:
         if chips:
             reader = open_chip_reader(table)
-            hands = SimHands(table, reader[0], random.Random(seed + 1))
+            boxes = getattr(config.rules, "boxes", 1)
+            regulars = demo_ratings.Regulars(rated_players, boxes, random.Random(seed + 2))
+            stake = regulars.stake if rated_players else None
+            hands = SimHands(table, reader[0], random.Random(seed + 1), stake)
             mistakes = getattr(args, "dealer_mistakes", 0.0)
             dealer = make_dealer(table, random.Random(seed), hands, chips=hands, mistakes=mistakes)
+            if rated_players:
+                dealer = demo_ratings.SeatingDealer(dealer, table, regulars, unrated=boxes)
         else:
             dealer = make_dealer(table, random.Random(seed))
     except Exception:
@@ -449,13 +474,19 @@ def run(args: argparse.Namespace, *, out: TextIO = sys.stdout) -> int:
         pass
     finally:
         signal.signal(signal.SIGTERM, previous)
-        table.stop()
+        table.stop()  # a rated table closes its ratings (TableClosed)
+        rated = demo_ratings.ratings(config.journal_path, config.table_id) if rated_players else []
         if folder is not None:
             folder.cleanup()
     print(f"{dealer.rounds_finished} rounds played", file=play_out)
     if table.loop.failed is not None:
         print(f"tablectl demo: stopped: {table.loop.failed}", file=sys.stderr)
         return JOURNAL_REFUSED if table.loop.broken_row is not None else 1
+    if rated_players and not as_json:
+        print(demo_ratings.summary(rated), file=out)
     if as_json:
-        print(json.dumps(mistakes_line(dealer, dealer.rounds_finished)), file=out, flush=True)
+        line = mistakes_line(dealer, dealer.rounds_finished)
+        if rated_players:
+            line["ratings"] = rated
+        print(json.dumps(line), file=out, flush=True)
     return 0

@@ -42,10 +42,12 @@ from typing import Any, TextIO
 from controller import game as games
 from controller.app.cli.progress import progress_bar
 from controller.app.config import rules_from_dict
+from controller.app.runtime import snapshots
 from controller.app.runtime.journal_files import read_key
 from controller.app.runtime.loop import TableLoop
 from controller.errors import TableError
 from controller.game.arguments import at_least
+from controller.game.table import TableGame
 from controller.journal.dealers import list_dealers
 from controller.journal.fileset import (
     ARCHIVE_SUFFIX,
@@ -59,6 +61,7 @@ from controller.journal.fileset import (
 from controller.journal.reads import SetRows, integrity_problem
 from controller.journal.store import Entry, Head, JournalCorrupt, JournalError
 from controller.journal.views import brief, replay_summary, write_csv
+from controller.rating import RatingSettings, settings_from_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -308,7 +311,15 @@ def _replay(reader: SetRows, out: TextIO, *, as_json: bool) -> int:
             raise JournalError("no TableStarted row: this journal does not say which game it is")
         rules = game_rules(started)
         game = games.spec(started.payload["game"]).make(rules)
-        loop = TableLoop(game, reader.live, queue.Queue(), rules=rules)
+        rating = RatingSettings()
+        if isinstance(game, TableGame) and started.payload.get("rating"):
+            try:
+                rating = settings_from_json(started.payload["rating"])
+            except (TypeError, ValueError) as exc:
+                raise JournalError(f"its TableStarted row's rating settings: {exc}") from None
+            game.rate(rating)  # rated as it was
+        under = snapshots.taken_under(rules, rating)
+        loop = TableLoop(game, reader.live, queue.Queue(), rules=under)
     except TableError as exc:
         print(f"tablectl journal: {exc}", file=sys.stderr)
         return 2

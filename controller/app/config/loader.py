@@ -14,7 +14,17 @@ import tomllib
 from pathlib import Path
 
 from controller import game as games
-from controller.app.config import board, chips, display, journal, pit, shoe, staff, table
+from controller.app.config import (
+    board,
+    chips,
+    display,
+    journal,
+    pit,
+    rating,
+    shoe,
+    staff,
+    table,
+)
 from controller.app.config.checker import Checker, Schema
 from controller.app.config.pins import read_pins
 from controller.app.config.rules import parse_rules
@@ -34,6 +44,7 @@ SECTIONS: dict[str, Schema] = {
     "staff": staff.STAFF_SCHEMA,
     "pit": pit.SCHEMA,
     "chips": chips.SCHEMA,
+    "rating": rating.SCHEMA,
     "board": board.SCHEMA,
 }
 
@@ -90,6 +101,7 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
     if display_doc is not None:
         display_config = check.step(lambda: display.check_display(check, display_doc, base))
     pit_config = check.step(lambda: pit.parse_pit(check, doc))
+    rating_config = check.step(lambda: rating.parse_rating(check, doc))
     board_config = check.step(lambda: board.parse_board(check, doc))
     check.finish()  # every step above succeeded unless this raises
     if (
@@ -102,6 +114,7 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
         or pins is None
         or members is None
         or display_config is None
+        or rating_config is None
         or board_config is None
     ):
         raise ConfigError(f"{source}: cannot be read")  # a step refused without saying why
@@ -130,5 +143,6 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
         tls_cert_file=display_config.tls_cert_file,
         tls_key_file=display_config.tls_key_file,
         chip_reader=chip_reader,
+        rating=rating_config,
         board=board_config,
     )

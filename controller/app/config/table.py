@@ -18,6 +18,7 @@ from controller.app.config.journal import JournalKeeping
 from controller.app.config.pit import PitConfig
 from controller.app.config.shoe import ShoeConfig
 from controller.app.config.staff import StaffMember, SupervisorConfig
+from controller.rating import RatingSettings
 from drivers.pinmap import PinMap
 
 __all__ = ["LIMITS_SCHEMA", "TABLE_SCHEMA", "TableConfig", "parse_limits", "parse_table"]
@@ -56,6 +57,7 @@ class TableConfig:
     tls_cert_file: str = ""
     tls_key_file: str = ""
     chip_reader: str = ""  # [chips] reader: the chip readers' line; "": none
+    rating: RatingSettings = field(default_factory=RatingSettings)  # [rating]: off by default
     board: BoardConfig = field(default_factory=BoardConfig)  # [board]: the players' board
 
     @property

@@ -26,6 +26,7 @@ from typing import Any
 
 from controller import game as games
 from controller.cards import Card
+from controller.game.table import RATING_CONSOLE, RATING_DECISIONS
 
 log = logging.getLogger(__name__)
 
@@ -154,7 +155,8 @@ def action_of(
 @functools.cache
 def console_actions(game: str) -> dict[str, Action]:
     """Every action the touch console may send to ``game``, with its arguments."""
-    methods: Mapping[str, Callable[..., Any]] = games.spec(game).console
+    # the game's own, and the player-rating actions every table's console has
+    methods: Mapping[str, Callable[..., Any]] = {**RATING_CONSOLE, **games.spec(game).console}
     actions = {}
     for name, method in methods.items():
         action = action_of(name, method)
@@ -172,7 +174,10 @@ def supervisor_decisions(game: str) -> dict[str, Action]:
     (``SupervisorAction.args``): every HOLD decision, with the clearing call's own
     arguments (blackjack's ``void_box`` names the box), and any other decision the game
     offers (blackjack's ``change_wager``, a wager other than the sensor's)."""
-    methods: Mapping[str, Callable[..., Any]] = games.spec(game).decisions
+    methods: Mapping[str, Callable[..., Any]] = {
+        **RATING_DECISIONS,
+        **games.spec(game).decisions,
+    }
     decisions = {}
     for name, method in methods.items():
         action = action_of(name, method, SERVER_FILLS)

@@ -27,13 +27,16 @@ from controller.game import GameSpec
 from controller.game.records import (
     CARD,
     CARD_KEYS,
+    PLAYER,
     ActionRefused,
     HoldCleared,
     Violation,
+    defined_in,
     names_cards,
     privacy,
 )
 from controller.journal.rows import EVENT_TYPES
+from controller.rating import records as rating_records
 
 # A card code as the shoe, the console and the rules write it (controller/cards.py): a rank
 # 2-9, T or 10, J, Q, K, A, then a suit s h d c. A value that is nothing but card codes is
@@ -111,13 +114,16 @@ class Marks:
                 found[cls.__name__] = cls
                 todo.extend(_nested_records(cls))
         self._fields: dict[str, dict[str, str]] = {
-            name: {f: m for f, m in privacy(cls).items() if m in (CARD, CARD_KEYS)}
+            name: {f: m for f, m in privacy(cls).items() if m in (CARD, CARD_KEYS, PLAYER)}
             for name, cls in found.items()
         }
         # the kinds with a mark anywhere in them (in a nested record too): only these are
         # filtered; the rest (bets, buttons) pass as they are
         nested = {name: {n.__name__ for n in _nested_records(cls)} for name, cls in found.items()}
         self._marked = {name for name, marks in self._fields.items() if marks}
+        # the kinds that can say who a player is: withheld on every table, not only where
+        # the cards are private (docs/ratings.md)
+        self._players = {n for n, marks in self._fields.items() if PLAYER in marks.values()}
         grew = True
         while grew:
             more = {name for name, inner in nested.items() if inner & self._marked}
@@ -128,8 +134,13 @@ class Marks:
     def for_game(cls, spec: GameSpec) -> Marks:
         """The marks of everything a table of ``spec``'s game journals: its own records
         (``spec.records``), every game's (HOLD, refusal) and the events of
-        controller.ports."""
-        return cls([*spec.records, ActionRefused, Violation, HoldCleared, *EVENT_TYPES.values()])
+        controller.ports, and the player ratings' (a player's identity, marked)."""
+        every_game = (ActionRefused, Violation, HoldCleared, *defined_in(rating_records))
+        return cls([*spec.records, *every_game, *EVENT_TYPES.values()])
+
+    def names_players(self, kind: str) -> bool:
+        """Whether ``kind`` has a field that can say who a player is (`PLAYER_MARK`)."""
+        return kind in self._players
 
     def marked(self, kind: str) -> dict[str, str]:
         """The marked fields of ``kind`` (field -> mark); {} for a kind it does not know."""
@@ -148,7 +159,7 @@ class Marks:
         for key, item in value.items():
             here = f"{path}.{key}" if path else key
             mark = marks.get(key)
-            if mark == CARD and item not in (None, "", []):
+            if mark in (CARD, PLAYER) and item not in (None, "", []):
                 withheld[here] = item
                 item = None
             elif mark == CARD_KEYS and isinstance(item, dict):

@@ -448,7 +448,7 @@ class PitPublisher:
         event = {**header, "payload": payload, "actor": actor, "hash": digest}
         event["redacted"] = list(named)
         messages: list[tuple[str, dict[str, Any]]] = []
-        if self.private:
+        if self.private or self.marks.names_players(kind):  # a player's identity: any table
             withheld: dict[str, Any] = {}
             public = public_payload(self.marks, kind, payload, payload_text, withheld)
             if withheld:
@@ -468,6 +468,8 @@ class PitPublisher:
         cards: list[dict[str, Any]] = []
         if self._journal is not None:
             for seq, kind, text in self._journal.hand_rows(self.hand_end, end_seq):
+                if self.marks.names_players(kind):
+                    continue  # who a player is: never revealed, the hand's end or not
                 withheld: dict[str, Any] = {}
                 public_payload(self.marks, kind, json.loads(text), text, withheld)
                 if withheld:
@@ -484,6 +486,7 @@ class PitPublisher:
         state = self.players.withhold(state, withheld)  # a player the display names
         if self.private:
             state = withhold(state, withheld)
+        state = _without_names(state, withheld)
         body = {**self._header(), "at": _now(), "origin": self.origin, "state": state}
         return {**body, "redacted": list(withheld)}
 
@@ -496,6 +499,24 @@ class PitPublisher:
 
     def _last_seq(self) -> int:
         return 0 if self._journal is None else self._journal.last_seq()
+
+
+def _without_names(state: dict[str, Any], withheld: dict[str, Any]) -> dict[str, Any]:
+    """``state`` with no rated player's name in its view's marks: the dealer's page may
+    show one (``[rating] show_names``), a public topic never (docs/ratings.md)."""
+    view = state.get("view")
+    if not isinstance(view, dict):
+        return state
+    marks = view.get("rated")
+    if not isinstance(marks, list) or not any(isinstance(m, dict) and "name" in m for m in marks):
+        return state
+    kept = []
+    for index, mark in enumerate(marks):
+        if isinstance(mark, dict) and "name" in mark:
+            withheld[f"view.rated.{index}.name"] = mark["name"]
+            mark = {k: v for k, v in mark.items() if k != "name"}
+        kept.append(mark)
+    return {**state, "view": {**view, "rated": kept}}
 
 
 def pit_publisher(config: TableConfig) -> PitPublisher:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from controller.game import Game, GameSpec, spec
+from controller.game.table import TableGame
 
 if TYPE_CHECKING:
     from controller.app.config import TableConfig
@@ -20,5 +21,9 @@ def game_spec(config: TableConfig) -> GameSpec:
 
 
 def make_game(config: TableConfig) -> Game:
-    """A fresh game for the config's table (a replay then brings it up to date)."""
-    return spec(config.game).make(config.rules)
+    """A fresh game for the config's table (a replay then brings it up to date), rating
+    players as ``[rating]`` says (docs/ratings.md)."""
+    game = spec(config.game).make(config.rules)
+    if isinstance(game, TableGame):
+        game.rate(config.rating)
+    return game

@@ -195,6 +195,7 @@ class TableLoop:
             self._track(event)
             self.wrong_pins = count_pins(self.wrong_pins, event, entry.wall)
             round_before = self.game.round_no
+            self._tell_time(entry.wall, event, entry.actor)
             outputs = self._apply(event, live=False)
             self.rounds_since_snapshot += self.game.round_no != round_before
             for output in outputs:
@@ -307,11 +308,14 @@ class TableLoop:
         round_start = self.game.round_no
         applied: list[tuple[Event, Sequence[Any] | None, int]] = []  # event, outputs, rows
         rows: list[Any] = []
+        walls: list[str] = []
         for event in events:
             if self.require_dealer and self.dealer is None and _from_console(event):
                 applied.append((event, None, 0))  # refused: not journaled (it reached nothing)
                 continue
             round_before = self.game.round_no
+            event_wall = self.journal.now()  # its rows' wall time, told to the game first
+            self._tell_time(event_wall, event)
             outputs = self._apply(event, live=True)
             self._track(event)
             self.wrong_pins = count_pins(self.wrong_pins, event, _wall())
@@ -325,10 +329,11 @@ class TableLoop:
                 for output in outputs
                 if not isinstance(output, Command)
             ]
+            walls += [event_wall] * (len(rows) - len(walls))
             applied.append((event, outputs, len(rows)))
         seq = self.journal.last_seq
         if rows:
-            self.journal.append_many(rows)  # durable: from here on things may leave
+            self.journal.append_many(rows, walls=walls)  # durable: from here on things may leave
         for event, produced, rows_so_far in applied:
             at = seq + rows_so_far  # the seq of this event's last row
             if produced is None:
@@ -404,6 +409,15 @@ class TableLoop:
         if isinstance(event, ConsoleAction):
             return event.actor  # set only in-process (the demo's scripted dealer)
         return None
+
+    def _tell_time(self, wall: str, event: Event, actor: str | None = None) -> None:
+        """Tell a game that keeps time (its player ratings, docs/ratings.md) the wall time
+        of the event about to be applied, the one its journal row gets, and who acts in
+        it (live: the row's actor; a replay: the row's own): it reads no clock itself,
+        so a replay gives it the same times."""
+        tell = getattr(self.game, "at", None)
+        if tell is not None:
+            tell(wall, actor if actor is not None else self._actor(event))
 
     def _apply(self, event: Event, *, live: bool) -> Sequence[Any]:
         if isinstance(event, DealerSignedIn):

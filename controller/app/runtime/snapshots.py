@@ -55,6 +55,7 @@ from controller.game import Game
 from controller.game.jsonable import to_jsonable
 from controller.journal.store import canonical
 from controller.ports import Command, DealerSignedIn
+from controller.rating import RatingSettings, settings_json
 
 FORMAT = 1
 KIND = "Snapshot"
@@ -87,6 +88,12 @@ class Restored:
 
 class SnapshotUnusable(Exception):
     """This snapshot cannot be loaded (why is the message): replay the whole journal."""
+
+
+def taken_under(rules: Any, rating: RatingSettings) -> Any:
+    """What a snapshot must have been taken under: the rules, and ``[rating]`` when the
+    table rates players (a snapshot's open ratings were worked out under it)."""
+    return (rules, settings_json(rating)) if rating.enabled else rules
 
 
 def rules_id(rules: Any) -> str:
@@ -207,6 +214,7 @@ _STDLIB = {
     "random": {"Random"},
     "datetime": {"datetime", "date", "timedelta", "timezone"},
     "enum": {"Enum", "IntEnum"},
+    "fractions": {"Fraction"},  # the player ratings' exact theo and rates
 }
 
 

@@ -49,7 +49,8 @@ from controller.game import Game
 from controller.game.jsonable import to_jsonable
 from controller.journal.lock import JournalLock
 from controller.journal.store import Journal, JournalCorrupt
-from controller.ports import DeviceLost, DeviceRestored, ShowLimits
+from controller.ports import DeviceLost, DeviceRestored, ShowLimits, TableClosed
+from controller.rating import settings_json
 from drivers.realtime import use_realtime
 
 log = logging.getLogger(__name__)
@@ -57,14 +58,16 @@ log = logging.getLogger(__name__)
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class TableStarted:
-    """Journaled at every start: which table, game and rules the rows that follow are for
-    (so `tablectl journal replay` needs no config), and whether it recovered."""
+    """Journaled at every start: which table, game and rules the rows that follow are for,
+    and how it rates players (so `tablectl journal replay` needs no config), and whether
+    it recovered."""
 
     table_id: str
     game: str
     rules: dict[str, Any]
     simulated: bool
     replayed_events: int
+    rating: dict[str, Any] = dataclasses.field(default_factory=dict)  # [rating], as JSON
 
 
 class Feed(Protocol):
@@ -122,7 +125,8 @@ class RunningTable:
             self.events,
             publish=self._publish,
             require_dealer=bool(config.staff),  # docs/security.md: sign in to use the console
-            rules=config.rules,  # a snapshot taken under other rules is not used
+            # a snapshot taken under other rules (or other [rating]) is not used
+            rules=snapshots.taken_under(config.rules, config.rating),
             snapshot_every=config.journal_keeping.snapshot_every,
         )
         # the journal rolls over by trading day or size; sealed files are archived
@@ -183,7 +187,12 @@ class RunningTable:
         rules_json = to_jsonable(config.rules)
         rules_json.pop("type")
         started = TableStarted(
-            config.table_id, config.game, rules_json, self.simulate is not None, replayed
+            config.table_id,
+            config.game,
+            rules_json,
+            self.simulate is not None,
+            replayed,
+            settings_json(config.rating),
         )
         self.journal.record(started, source="controller", round=self.game.round_no)
         try:
@@ -262,7 +271,10 @@ class RunningTable:
         self.events.put(JournalBroken(exc.seq, exc.reason))
 
     def stop(self) -> None:
-        """Finish the event in hand, then close everything."""
+        """Finish the event in hand, then close everything. A table that rates players
+        closes their ratings first (`TableClosed`); a table killed keeps them open."""
+        if self._thread is not None and self.config.rating.enabled:
+            self.events.put(TableClosed(source="controller"))
         self.events.put(Stop())
         if self._thread is not None:
             self._thread.join(timeout=30)

@@ -20,10 +20,13 @@
   // the status page's faces (static/faces.js); the pit has none and needs only the board,
   // which cites no rule
   const plain = (value) => String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  const { esc, money, cardFace, cite } = window.TableFaces || {
+  const { esc, money, cardFace, cite, ratedTag, ratedLine, ratingButtons } = window.TableFaces || {
     esc: plain,
     money: (n) => `$${Number(n || 0)}`,
     cardFace: (text) => `<span class="card-text">${plain(text)}</span>`,
+    ratedTag: () => "",
+    ratedLine: () => "",
+    ratingButtons: () => [],
   };
   const RED = "#e53935";
   const BLUE = "#1e88e5";
@@ -239,7 +242,7 @@
       const wrong = box.mismatch
         ? `<span class="tag red">PAYOUT MISMATCH</span><span class="collect mismatch">${esc(box.mismatch)}</span>`
         : "";
-      return `<div class="bac-box" data-box="${box.number}"><strong>BOX ${box.number}</strong>${bets}${paid}${owed}${wrong}</div>`;
+      return `<div class="bac-box" data-box="${box.number}"><strong>BOX ${box.number}</strong>${ratedTag(view, box.number)}${bets}${paid}${owed}${wrong}</div>`;
     }).join("") + `</div>`;
   }
 
@@ -247,7 +250,7 @@
     const roads = view.roads || {};
     return (
       `<div class="bac-hands">${hand(view, "player")}${hand(view, "banker")}${resultLine(view)}</div>` +
-      board(roads) + boardLine(roads, view.shoe, view.rules) + boxes(view)
+      board(roads) + boardLine(roads, view.shoe, view.rules) + boxes(view) + ratedLine(view)
     );
   }
 
@@ -269,7 +272,7 @@
       }
     }
     list.push({ name: "void_hand", label: "VOID COUP", lit: false, cls: "danger", body: { button: "void_hand" } });
-    return list;
+    return list.concat(ratingButtons(view, (view.boxes || []).map((box) => box.number)));
   }
 
   // The HOLD banner: the first violation with the rule it cites.

@@ -16,7 +16,7 @@
 
 (() => {
   if (!window.TableFaces) return;  // the pit (controller/app/floor/boards.py): nothing to draw
-  const { esc, money, cardFace } = window.TableFaces;
+  const { esc, money, cardFace, ratedTag, ratedLine, ratingButtons } = window.TableFaces;
 
   // a hand's total: SOFT, BUST and BLACKJACK stand out
   const CSS = `
@@ -61,6 +61,7 @@
       const attention = collectIns.includes(box.number) || payNow.includes(box.number) || !!box.mismatch;
       html += `<div class="box${acting ? " acting" : ""}${attention ? " attention" : ""}" data-box="${box.number}">`;
       html += `<div class="boxno"><span>BOX ${box.number}</span>`;
+      html += ratedTag(view, box.number);
       if (acting) html += `<span class="tag">ACTING</span>`;
       if (collectIns.includes(box.number)) html += `<span class="tag red">COLLECT INSURANCE</span>`;
       if (payNow.includes(box.number)) html += `<span class="tag">PAY NOW</span>`;
@@ -81,6 +82,7 @@
     shoe.push(view.shuffle_due ? `SHUFFLE DUE (rule ${view.shuffle_due})` : "cutting card not out");
     if (view.burns_due) shoe.push(`BURN ${view.burns_due} CARD${view.burns_due === 1 ? "" : "S"}`);
     html += `<div class="shoe">${esc(shoe.join(" · "))}</div>`;
+    html += ratedLine(view);
     return html;
   }
 
@@ -114,6 +116,7 @@
     // dark while the chips disagree with a payout (rule 4.1): NEXT is refused
     const nextLit = b.next !== false && (Boolean(b.stand) || /press NEXT/.test(view.next_action || "") ||
       /^Pay box/.test(view.next_action || ""));
+    const rating = ratingButtons(view, (view.boxes || []).map((box) => box.number));
     return [
       ["no_more_bets", "NO MORE BETS", Boolean(b.no_more_bets)],
       ["next", "NEXT", nextLit],
@@ -127,7 +130,7 @@
       // taken from NEXT
       name === "next" && b.shuffled && view.shuffle_due
         ? { name: "shuffled", label: "SHUFFLED", lit: true, body: { action: "shuffled", args: {} } }
-        : { body: { button: name }, label, lit, cls, name }));
+        : { body: { button: name }, label, lit, cls, name })).concat(rating);
   }
 
 

@@ -17,7 +17,7 @@
 
 (() => {
   if (!window.TableFaces) return;  // the pit (controller/app/floor/boards.py): nothing to draw
-  const { esc, money, seatList, cite } = window.TableFaces;
+  const { esc, money, seatList, cite, ratedTag, ratedLine, ratingButtons } = window.TableFaces;
 
   const CSS = `
     .seats { display: grid; grid-template-columns: repeat(auto-fit, minmax(calc(var(--u) * 22), 1fr));
@@ -97,6 +97,7 @@
       const drawing = view.draw && view.draw.drawer === s.seat;
       const cls = ["seat", acting || drawing ? "acting" : "", s.folded ? "folded" : ""].join(" ");
       html += `<div class="${cls}" data-seat="${s.seat}"><div class="boxno"><span>SEAT ${s.seat}</span><span>`;
+      html += ratedTag(view, s.seat);
       if (view.button === s.seat) html += `<span class="tag blue">BUTTON${view.button_dead ? " (DEAD)" : ""}</span> `;
       if (s.blind) html += `<span class="tag">BLIND ${s.blind}</span> `;
       if (acting) html += `<span class="tag">TO ACT</span> `;
@@ -113,6 +114,7 @@
       html += `</div>`;
     }
     html += `</div>`;
+    html += ratedLine(view, "SEAT");
 
     // side pots only where an all-in makes one; an uncalled bet nobody left can call
     const pots = view.pots || [];
@@ -200,7 +202,7 @@
         buttons.push({ name: `see${seat}`, label: `SEE SEAT ${seat}`, lit: false, request: { seat } });
       }
     }
-    return buttons;
+    return buttons.concat(ratingButtons(view, (view.seats || []).map((s) => s.seat), "SEAT"));
   }
 
 

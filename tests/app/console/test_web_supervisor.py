@@ -421,10 +421,14 @@ def test_every_console_action_the_games_list_is_offered_with_its_signature() -> 
     types would silently vanish from the console, so say so here."""
     from controller.app.console.schema import console_actions, supervisor_decisions
     from controller.blackjack import game as blackjack_game
+    from controller.game.table import RATING_CONSOLE
     from controller.poker import console
     from controller.poker.game import PokerGame
 
-    assert set(console_actions("blackjack")) == set(blackjack_game.CONSOLE)
-    assert set(console_actions("poker")) == set(console.CONSOLE_ACTIONS) | PokerGame.SEATING
+    rating = set(RATING_CONSOLE)  # every table's (docs/ratings.md)
+    assert set(console_actions("blackjack")) == set(blackjack_game.CONSOLE) | rating
+    assert (
+        set(console_actions("poker")) == set(console.CONSOLE_ACTIONS) | PokerGame.SEATING | rating
+    )
     assert {"keep_card", "void_hand", "void_box"} <= set(supervisor_decisions("blackjack"))
-    assert set(supervisor_decisions("poker")) == {"accept", "void_hand"}
+    assert set(supervisor_decisions("poker")) == {"accept", "void_hand", "adjust_average_bet"}

@@ -128,3 +128,59 @@ def test_an_imported_journal_is_filtered_by_the_marks_too(tmp_path: Path) -> Non
         finally:
             store.close()
         assert (violation["payload"]["card"] == "Q-c") is kept, (game, violation)
+
+
+def test_a_players_identity_is_withheld_on_a_table_that_deals_face_up(tmp_path: Path) -> None:
+    """A player's card is personal data: on a table whose cards are public, a card no
+    rating row named (refused: not this casino's format) is still withheld from the public
+    topic by its mark; a rating row goes to the ratings' own topic only."""
+    from controller.ports import PlayerCardPresented
+    from controller.rating import RatingStarted
+
+    config = make_config(tmp_path, "blackjack", "t-01", NOWHERE)
+    tapped = PlayerCardPresented(source="reader3", box=3, card="ABC-99", reader="reader3")
+    started = RatingStarted("r1", 3, "40001234", "card", "2026-01-01T10:00:00+00:00", 1)
+    card_row, rating_row = journal_rows(config.journal_path, tapped, started)
+    publisher = PitPublisher(config)
+    topics = dict(publisher.row_messages(card_row))
+    public = topics["event"]
+    assert public["payload"]["card"] is None and public["redacted"] == ["card"]
+    assert "ABC-99" not in json.dumps(public) and public["payload"]["box"] == 3
+    assert topics["restricted/event"]["payload"]["card"] == "ABC-99"  # surveillance's
+    assert [topic for topic, _ in publisher.row_messages(rating_row)] == ["restricted/rating"]
+
+
+def test_a_players_identity_is_not_revealed_at_the_hands_end(tmp_path: Path) -> None:
+    """On a poker table whose cards wait for the hand's end (``delayed``), the reveal
+    carries the hand's cards but never a player's card number."""
+    from controller.app.pit.reader import JournalReader
+    from controller.poker.records import HandSettled
+    from controller.ports import PlayerCardPresented
+
+    config = make_config(tmp_path, "poker", "t-01", NOWHERE, private_cards="delayed")
+    tapped = PlayerCardPresented(source="reader3", box=3, card="40001234", reader="reader3")
+    settled = HandSettled(1, 0, (), (), 0)
+    rows = journal_rows(config.journal_path, tapped, DRAWN, settled)
+    publisher = PitPublisher(config)
+    publisher._journal = JournalReader(config.journal_path)
+    try:
+        reveal = dict(publisher.row_messages(rows[-1]))["reveal"]
+    finally:
+        publisher._journal.close()
+    assert [row["kind"] for row in reveal["rows"]] == ["CardDrawn"]  # the card, not the player
+    assert "40001234" not in json.dumps(reveal)
+
+
+def test_a_rated_players_name_shown_on_the_dealers_page_is_not_in_the_pits_state(
+    tmp_path: Path,
+) -> None:
+    """``[rating] show_names`` puts a name beside a rated box's mark on the dealer's page;
+    the state the pit retains on its public topic keeps the mark, never the name."""
+    config = make_config(tmp_path, "blackjack", "t-01", NOWHERE)
+    marks = [{"box": 2, "anonymous": False, "name": "Ann Lee"}, {"box": 4, "anonymous": True}]
+    body = PitPublisher(config).state_message({"round": 3, "view": {"rated": marks}})
+    assert body["state"]["view"]["rated"] == [
+        {"box": 2, "anonymous": False},
+        {"box": 4, "anonymous": True},
+    ]
+    assert body["redacted"] == ["view.rated.0.name"] and "Ann Lee" not in json.dumps(body)

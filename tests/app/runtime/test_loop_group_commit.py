@@ -70,9 +70,9 @@ def counting(journal: Journal) -> list[int]:
     calls: list[int] = []
     append_many = journal.append_many
 
-    def counted(rows: list[Any]) -> Any:
+    def counted(rows: list[Any], walls: list[str] | None = None) -> Any:
         calls.append(len(rows))
-        return append_many(rows)
+        return append_many(rows, walls)
 
     journal.append_many = counted  # type: ignore[method-assign]
     return calls
@@ -120,7 +120,7 @@ def test_a_journal_failure_in_a_burst_acknowledges_none_of_it(tmp_path: Path) ->
         loop = new_loop("blackjack", journal, events=queued(burst), publish=outside.publish)
         loop.devices = {"shoe": outside}
 
-        def disk_full(rows: list[Any]) -> Any:
+        def disk_full(rows: list[Any], walls: list[str] | None = None) -> Any:
             raise JournalError("cannot write to the journal: database or disk is full")
 
         journal.append_many = disk_full  # type: ignore[method-assign]

@@ -40,5 +40,40 @@ window.TableFaces = (() => {
     );
   }
 
-  return { esc, money, seatList, cite, cardFace };
+  // --- player ratings (docs/ratings.md) -------------------------------------------------
+  // The view's "rated" marks: which boxes (seats) a rating is open at. A mark, never who
+  // the player is; a name only where the table is configured to show one ([rating]
+  // show_names) and the view carries it.
+  const ratedBoxes = (view) => new Set((view.rated || []).map((r) => r.box));
+  const ratedTag = (view, box) =>
+    ratedBoxes(view).has(box) ? `<span class="tag blue" data-rated="${esc(box)}">RATED</span>` : "";
+  const ratedLine = (view, word = "BOX") => {
+    const rated = view.rated || [];
+    if (!rated.length) return "";
+    const marks = rated.map((r) =>
+      `<span data-rated-box="${esc(r.box)}">${esc(word)} ${esc(r.box)}${r.name ? ` (${esc(r.name)})` : ""}</span>`);
+    return `<div class="rated-line" data-rated-line="1">RATED: ${marks.join(" · ")}</div>`;
+  };
+
+  // The console's rating buttons (a table that rates: the view has "rated"): END RATING
+  // on a rated box, RATE (an anonymous rating, named later) on a box in play that is not.
+  const ratingButtons = (view, boxes, word = "BOX") => {
+    if (!Array.isArray(view.rated)) return [];
+    const rated = ratedBoxes(view);
+    const out = [...rated].sort((a, b) => a - b).map((box) => ({
+      name: `end_rating${box}`, label: `END RATING ${word} ${box}`, lit: false,
+      body: { action: "end_rating", args: { box } },
+    }));
+    for (const box of boxes) {
+      if (!rated.has(box)) {
+        out.push({
+          name: `start_rating${box}`, label: `RATE ${word} ${box}`, lit: false,
+          body: { action: "start_rating", args: { box } },
+        });
+      }
+    }
+    return out;
+  };
+
+  return { esc, money, seatList, cite, cardFace, ratedTag, ratedLine, ratingButtons };
 })();
