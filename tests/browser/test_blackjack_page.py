@@ -133,6 +133,7 @@ def test_supervisor_pin_wrong_is_refused_and_right_clears_the_hold_journaled(
     expect(page.locator("#sup-dialog")).not_to_be_visible()
     expect(page.locator("#hold")).to_be_hidden()
     assert table.server.gate.failures("console") == 0
+    assert table.loop.wait_idle(5.0)  # the clear's rows written: the table is not writing
     with open_journal(table.config.journal_path, create=True) as journal:
         rows = [r for r in journal.entries() if r.kind == "SupervisorAction"]
     assert len(rows) == 1

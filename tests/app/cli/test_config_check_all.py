@@ -98,10 +98,11 @@ def test_a_journal_folder_not_made_is_the_one_step_left(tmp_path: Path) -> None:
     path.write_text(
         EXAMPLE.replace("/var/lib/tablectl/bj-01.sqlite", str(folder / "bj-01.sqlite"), 1)
     )
+    line = next(n for n, text in enumerate(EXAMPLE.splitlines(), 1) if "bj-01.sqlite" in text)
     done = tablectl("config", "check", str(path))
     assert done.returncode == 1, done.stderr
     assert done.stderr.strip().splitlines() == [
-        f"tablectl config: {path}:61: journal.path: the folder {folder} does not exist yet: "
+        f"tablectl config: {path}:{line}: journal.path: the folder {folder} does not exist yet: "
         "the one step left before this table runs here is `sudo install -d -o tablectl -g "
         f"tablectl -m 0750 {folder}` (or correct the path, if that is not the table's folder)"
     ]
