@@ -109,7 +109,7 @@ def test_a_journal_folder_not_made_is_the_one_step_left(tmp_path: Path) -> None:
     refused = tablectl("run", "--config", str(path), "--sim")  # run still needs it made
     assert refused.returncode == 2
     assert refused.stderr.strip().splitlines() == [
-        f"tablectl run: {path}:61: journal.path: the folder {folder} does not exist "
+        f"tablectl run: {path}:{line}: journal.path: the folder {folder} does not exist "
         "(create it first)"
     ]
     assert not folder.exists()
