@@ -139,6 +139,26 @@ class SpotCleared(Event):
     spot: str
 
 
+PLAYER_CARD_READER = "player-cards-"
+"""The device name of a box's player-card reader is this and the box's number: a reader of
+players' cards, never of playing cards, so its faults and losses are never the shoe's."""
+
+
+def reads_player_cards(source: str) -> bool:
+    """Whether the device ``source`` is a box's player-card reader."""
+    return source.startswith(PLAYER_CARD_READER)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerCardPresented(Event):
+    """A player's card (a casino's loyalty card) was presented at box (or seat) ``box``'s
+    reader. ``number`` is what the card carries, exactly as read: it names a person, so it
+    is private (``{"private": "player"}``): personal data never goes to a public topic."""
+
+    box: int
+    number: str = field(metadata={"private": "player"})  # controller.game.records.PLAYER_MARK
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ButtonPressed(Event):
     """A console button was pressed; ``held`` is True for a long press."""

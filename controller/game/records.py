@@ -32,6 +32,7 @@ __all__ = [
     "CARD_MARK",
     "HOLD_PROCEDURE",
     "NOT_ON_CONSOLE",
+    "PLAYER_MARK",
     "PRIVATE",
     "PUBLIC",
     "TABLE_LIMITS",
@@ -53,7 +54,8 @@ PRIVATE = "private"  # the metadata key of a field's privacy mark
 CARD = "card"  # the value is a card or cards (a code, a list of codes, an RFID tag)
 CARD_KEYS = "card-keys"  # a mapping: its entries whose name says cards hold cards
 PUBLIC = "public"  # named like cards but holds none; ``why`` says what it holds
-MARKS = frozenset({CARD, CARD_KEYS, PUBLIC})
+PLAYER = "player"  # the value names a person (a player's card number, a name): personal data
+MARKS = frozenset({CARD, CARD_KEYS, PUBLIC, PLAYER})
 
 # The words of a name that say it holds cards ("card", "discards", "player_hand"...).
 _CARD_WORDS = frozenset({"card", "cards", "discard", "discards", "hand", "hands", "tag"})
@@ -64,6 +66,12 @@ CARD_MARK: Mapping[str, str] = MappingProxyType({PRIVATE: CARD})
 it from its public topics on a table whose cards are private (rule 11.3(a)). A mark is
 metadata on a plain `dataclasses.field`, so type checkers still see which fields have
 defaults."""
+
+
+PLAYER_MARK: Mapping[str, str] = MappingProxyType({PRIVATE: PLAYER})
+"""``field(metadata=PLAYER_MARK)``: the field names a player (personal data): the pit never
+puts it on a public topic, whatever the game, and the dealer's read-only view never shows
+it (docs/ratings.md)."""
 
 
 def public_mark(why: str) -> Mapping[str, str]:

@@ -37,6 +37,7 @@ from controller.ports import (
     SetLamp,
     SupervisorAction,
     UnlockShoe,
+    reads_player_cards,
 )
 
 __all__ = ["GameTable", "Signals", "TableGame"]
@@ -218,6 +219,8 @@ class TableGame(abc.ABC):
             call_console(self.name, self._console, self.table, event)
         elif isinstance(event, SupervisorAction):
             self.decide(event)
+        elif reads_player_cards(event.source):
+            return []  # a box's player-card reader: its cards and its faults are no card's
         else:
             handled: list[Output] = self.table.handle(event)
             return handled

@@ -18,6 +18,7 @@ examples/poker-table.toml are complete ones):
 - ``[[staff]]`` and ``[supervisor]``: `staff`.
 - ``[pit]`` (optional): `pit`.
 - ``[chips]`` (optional): `chips`, the casino's chip inventory, into the rules.
+- ``[[player_cards]]`` (any number): `player_cards`, the players' card readers at the boxes.
 
 `loader` reads the file and checks the sections in a fixed order. Every error names the
 key and its line, and `load_config` raises one `ConfigError` naming every problem found,

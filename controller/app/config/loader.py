@@ -14,7 +14,7 @@ import tomllib
 from pathlib import Path
 
 from controller import game as games
-from controller.app.config import chips, display, journal, pit, shoe, staff, table
+from controller.app.config import chips, display, journal, pit, player_cards, shoe, staff, table
 from controller.app.config.checker import Checker, Schema
 from controller.app.config.pins import read_pins
 from controller.app.config.rules import parse_rules
@@ -34,6 +34,7 @@ SECTIONS: dict[str, Schema] = {
     "staff": staff.STAFF_SCHEMA,
     "pit": pit.SCHEMA,
     "chips": chips.SCHEMA,
+    "player_cards": player_cards.SCHEMA,
 }
 
 
@@ -89,6 +90,7 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
     if display_doc is not None:
         display_config = check.step(lambda: display.check_display(check, display_doc, base))
     pit_config = check.step(lambda: pit.parse_pit(check, doc))
+    card_readers = check.step(lambda: player_cards.parse_player_cards(check, doc))
     check.finish()  # every step above succeeded unless this raises
     if (
         table_doc is None
@@ -100,6 +102,7 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
         or pins is None
         or members is None
         or display_config is None
+        or card_readers is None
     ):
         raise ConfigError(f"{source}: cannot be read")  # a step refused without saying why
     return TableConfig(
@@ -127,4 +130,5 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
         tls_cert_file=display_config.tls_cert_file,
         tls_key_file=display_config.tls_key_file,
         chip_reader=chip_reader,
+        player_cards=card_readers,
     )

@@ -15,6 +15,7 @@ from controller import game as games
 from controller.app.config.checker import REQUIRED, Checker, Schema
 from controller.app.config.journal import JournalKeeping
 from controller.app.config.pit import PitConfig
+from controller.app.config.player_cards import PlayerCardReader
 from controller.app.config.shoe import ShoeConfig
 from controller.app.config.staff import StaffMember, SupervisorConfig
 from drivers.pinmap import PinMap
@@ -55,6 +56,7 @@ class TableConfig:
     tls_cert_file: str = ""
     tls_key_file: str = ""
     chip_reader: str = ""  # [chips] reader: the chip readers' line; "": none
+    player_cards: tuple[PlayerCardReader, ...] = ()  # [[player_cards]]: a reader a box
 
     @property
     def console_secret_file(self) -> Path:

@@ -27,6 +27,7 @@ from controller.game import GameSpec
 from controller.game.records import (
     CARD,
     CARD_KEYS,
+    PLAYER,
     ActionRefused,
     HoldCleared,
     Violation,
@@ -111,7 +112,7 @@ class Marks:
                 found[cls.__name__] = cls
                 todo.extend(_nested_records(cls))
         self._fields: dict[str, dict[str, str]] = {
-            name: {f: m for f, m in privacy(cls).items() if m in (CARD, CARD_KEYS)}
+            name: {f: m for f, m in privacy(cls).items() if m in (CARD, CARD_KEYS, PLAYER)}
             for name, cls in found.items()
         }
         # the kinds with a mark anywhere in them (in a nested record too): only these are
@@ -131,6 +132,11 @@ class Marks:
         controller.ports."""
         return cls([*spec.records, ActionRefused, Violation, HoldCleared, *EVENT_TYPES.values()])
 
+    def names_players(self, kind: str) -> frozenset[str]:
+        """The fields of ``kind`` that name a player (``PLAYER_MARK``): never public, on
+        any table, and never revealed at a hand's end."""
+        return frozenset(f for f, m in self._fields.get(kind, {}).items() if m == PLAYER)
+
     def marked(self, kind: str) -> dict[str, str]:
         """The marked fields of ``kind`` (field -> mark); {} for a kind it does not know."""
         return dict(self._fields.get(kind, {}))
@@ -148,7 +154,7 @@ class Marks:
         for key, item in value.items():
             here = f"{path}.{key}" if path else key
             mark = marks.get(key)
-            if mark == CARD and item not in (None, "", []):
+            if mark in (CARD, PLAYER) and item not in (None, "", []):
                 withheld[here] = item
                 item = None
             elif mark == CARD_KEYS and isinstance(item, dict):

@@ -412,7 +412,7 @@ class PitPublisher:
             **{"payload": payload, "actor": actor, "hash": digest, "redacted": []},
         }
         messages: list[tuple[str, dict[str, Any]]] = []
-        if self.private:
+        if self.private or self.marks.names_players(kind):  # cards, or a player's identity
             withheld: dict[str, Any] = {}
             public = public_payload(self.marks, kind, payload, payload_text, withheld)
             if withheld:
@@ -434,6 +434,8 @@ class PitPublisher:
             for seq, kind, text in self._journal.hand_rows(self.hand_end, end_seq):
                 withheld: dict[str, Any] = {}
                 public_payload(self.marks, kind, json.loads(text), text, withheld)
+                for field in self.marks.names_players(kind):  # a person is never revealed
+                    withheld.pop(field, None)
                 if withheld:
                     cards.append({"seq": seq, "kind": kind, "fields": withheld})
         return {**self._header(), "seq": end_seq, "round": round_, "rows": cards}

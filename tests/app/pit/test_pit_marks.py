@@ -22,7 +22,7 @@ from controller.app.pit.publisher import PitPublisher
 from controller.cards import Card
 from controller.game.records import CARD_MARK, Violation, public_mark
 from controller.journal.store import as_row
-from controller.ports import CardDrawn, ConsoleAction
+from controller.ports import CardDrawn, ConsoleAction, PlayerCardPresented
 from tests.support.pit import make_config
 from tests.support.poker_play import open_journal
 
@@ -128,3 +128,22 @@ def test_an_imported_journal_is_filtered_by_the_marks_too(tmp_path: Path) -> Non
         finally:
             store.close()
         assert (violation["payload"]["card"] == "Q-c") is kept, (game, violation)
+
+
+def test_a_players_card_number_is_never_public_on_any_table(tmp_path: Path) -> None:
+    """A player's card names a person: withheld from the public topic on a table whose
+    playing cards are public (blackjack) as on one whose are private (poker)."""
+    number = "6012345678901234"
+    for game in ("blackjack", "poker"):
+        config = make_config(tmp_path / game, game, "t-01", NOWHERE)
+        publisher = PitPublisher(config)
+        [row] = journal_rows(
+            config.journal_path, PlayerCardPresented(source="player-cards-2", box=2, number=number)
+        )
+        topics = dict(publisher.row_messages(row))
+        public = topics["event"]
+        assert public["payload"] == {"source": "player-cards-2", "box": 2, "number": None}
+        assert public["redacted"] == ["number"]
+        assert number not in json.dumps(
+            [body for topic, body in topics.items() if topic == "event"]
+        )
