@@ -139,6 +139,28 @@ class SpotCleared(Event):
     spot: str
 
 
+PLAYER_CARD_READER = "player-cards-"
+"""The device name of a box's player-card reader is this and the box's number: a reader of
+players' cards, never of playing cards, so its faults and losses are never the shoe's."""
+
+
+def reads_player_cards(source: str) -> bool:
+    """Whether the device ``source`` is a box's player-card reader."""
+    return source.startswith(PLAYER_CARD_READER)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerCardPresented(Event):
+    """A player's card (a casino's loyalty card) was presented at box (or seat) ``box``'s
+    reader (``source``). It opens a rating, or ends the one it opened (docs/ratings.md).
+    ``number`` is what the card carries, exactly as read: it names a person, so it is
+    private (``{"private": "player"}``): personal data never goes to a public topic. (Not
+    ``card``: a journal row's ``card`` field is a playing card, parsed as one on replay.)"""
+
+    box: int
+    number: str = field(metadata={"private": "player"})  # controller.game.records.PLAYER_MARK
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ButtonPressed(Event):
     """A console button was pressed; ``held`` is True for a long press."""
@@ -210,17 +232,6 @@ class SignInRefused(Event):
     who: str
     failures: int
     locked_for: float = 0.0
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PlayerCardPresented(Event):
-    """A player's card was presented at ``box`` (a seat, at poker): tapped on ``reader``
-    or keyed. It opens a rating, or ends the one it opened (docs/ratings.md). ``card``
-    is the card's number as read: who the player is, personal data (marked private)."""
-
-    box: int
-    card: str = field(metadata={"private": "player"})
-    reader: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

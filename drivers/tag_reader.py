@@ -72,6 +72,11 @@ class TagReader(CardSource):
         if not self._presence.seen(normalise_tag(tag), self._clock()):
             self.stats["repeats"] += 1
             return []
+        return self._pass(tag)
+
+    def _pass(self, tag: str) -> list[Event]:
+        """The events of one pass of ``tag`` at the shoe's mouth: a card from the deck
+        enrolment, a cutting card's edges, or an unknown tag's fault."""
         if self.deck.is_cutting_card(tag):
             # the cutting card passed: a rising and a falling edge, as a shoe's sensor
             self.stats["cutting-card"] += 1

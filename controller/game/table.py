@@ -44,6 +44,7 @@ from controller.ports import (
     SupervisorAction,
     TableClosed,
     UnlockShoe,
+    reads_player_cards,
 )
 from controller.rating import DecisionCost, RatingBook, RatingSettings, RoundFigures
 
@@ -235,9 +236,11 @@ class TableGame(abc.ABC):
             return self.pending()
         if isinstance(event, PlayerCardPresented):
             self.ratings.card_presented(
-                event.box, event.card, event.reader, self.rating_boxes(), self.round_no
+                event.box, event.number, event.source, self.rating_boxes(), self.round_no
             )
             return self.pending()
+        if reads_player_cards(event.source):
+            return []  # a box's player-card reader's fault or loss: never the shoe's
         if isinstance(event, TableClosed):
             self.ratings.close()
             return self.pending()

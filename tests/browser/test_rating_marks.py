@@ -51,7 +51,7 @@ def blackjack(show_names: bool = False) -> TableGame:
         console("shuffled"),
         CardDrawn(source="shoe", card=Card.parse("Qd")),  # the burn
         ButtonPressed(source="gpio", button=ConsoleButton.NEXT),  # betting opens
-        PlayerCardPresented(source="reader2", box=2, card=CARD, reader="reader2"),
+        PlayerCardPresented(source="reader2", box=2, number=CARD),
         console("start_rating", box=4, player="Ann Lee"),
         ChipsSensed(source="chips", spot="box2", total=6),
         ChipsSensed(source="chips", spot="box3", total=6),

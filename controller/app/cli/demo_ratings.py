@@ -6,9 +6,11 @@ player card at a box, and betting in a pattern the rating then measures (docs/ra
 - ``wonging``: short stays (a few rounds), then away, then back at another box: several
   ratings for one card.
 
-The table runs with chip readers (the wagers are the chips: a rating's source says so) and
-`[rating]` on. The scripted dealer wagers on the boxes the players sit at; between rounds
-some players leave (their card again) and others arrive at a free box. At the end the
+The table runs with chip readers (the wagers are the chips: a rating's source says so),
+`[rating]` on and a simulated player-card reader at every box (`[[player_cards]]`: an
+RDM6300 module on its own pty, read by the real driver). The scripted dealer wagers on the
+boxes the players sit at; between rounds some players leave (their card again at their
+box's reader) and others arrive at a free box and tap theirs. At the end the
 orderly stop closes every rating, and `ratings` reads the `RatingEnded` rows back from the
 journal: the figures as the table journaled them.
 """
@@ -17,14 +19,15 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from controller.app.config import TableConfig
+from controller.app.config.player_cards import PlayerCardReader
 from controller.app.runtime.journal_files import open_journal
 from controller.app.runtime.table import RunningTable
-from controller.ports import PlayerCardPresented
 
 __all__ = [
     "PATTERNS",
@@ -37,14 +40,14 @@ __all__ = [
 ]
 
 PATTERNS = ("flat", "progression", "wonging")
-READER = "demo-card-reader"
+WAIT = 10.0  # seconds for a tapped card to reach the table
 
 
 @dataclasses.dataclass
 class Player:
-    """One scripted player: a card, a pattern, a base stake (even: a blackjack's 3 to 2
-    must be whole chips, rule 10.1), where they sit (None: away) and for how many more
-    rounds."""
+    """One scripted player: a card (ten digits, as an RDM6300 frame carries), a pattern, a
+    base stake (even: a blackjack's 3 to 2 must be whole chips, rule 10.1), where they sit
+    (None: away) and for how many more rounds."""
 
     card: str
     pattern: str
@@ -69,7 +72,9 @@ class Regulars:
         self.boxes = boxes
         self.players = [
             Player(
-                f"{7000_0000 + n * 37:08d}", PATTERNS[n % len(PATTERNS)], rng.choice((4, 10, 20))
+                f"{70_0000_0000 + n * 37:010d}",
+                PATTERNS[n % len(PATTERNS)],
+                rng.choice((4, 10, 20)),
             )
             for n in range(count)
         ]
@@ -85,15 +90,15 @@ class Regulars:
     def seated(self) -> tuple[int, ...]:
         return tuple(sorted(p.box for p in self.players if p.box is not None))
 
-    def between_rounds(self) -> list[PlayerCardPresented]:
-        """The cards tapped before the next round: each seated player's stay counts down
-        and ends with their card again; an away player may come to a free box."""
-        taps: list[PlayerCardPresented] = []
+    def between_rounds(self) -> list[tuple[int, str]]:
+        """The cards tapped before the next round, (box, card): each seated player's stay
+        counts down and ends with their card again; an away player may come to a free box."""
+        taps: list[tuple[int, str]] = []
         for player in self.players:
             if player.box is not None:
                 player.stay -= 1
                 if player.stay <= 0:
-                    taps.append(self._tap(player, player.box))
+                    taps.append((player.box, player.card))
                     player.box = None
             elif self.rng.random() < 0.5:
                 free = [b for b in range(1, self.boxes + 1) if self.at(b) is None]
@@ -101,12 +106,8 @@ class Regulars:
                     player.box = self.rng.choice(free)
                     short = player.pattern == "wonging"
                     player.stay = self.rng.randint(2, 5) if short else self.rng.randint(8, 30)
-                    taps.append(self._tap(player, player.box))
+                    taps.append((player.box, player.card))
         return taps
-
-    @staticmethod
-    def _tap(player: Player, box: int) -> PlayerCardPresented:
-        return PlayerCardPresented(source=READER, box=box, card=player.card, reader=READER)
 
 
 class SeatingDealer:
@@ -137,19 +138,44 @@ class SeatingDealer:
         if view.get("state") == "round_over" and round_no != self._seated_for:
             self._seated_for = round_no
             taps = self.regulars.between_rounds()
-            for tap in taps:
-                self.table.events.put(tap)
+            if taps:
+                self._tap(taps)
             self.dealer.seat(self.regulars.seated() or (self.unrated,))
             if taps:
-                return f"player cards tapped at boxes {sorted(t.box for t in taps)}"
+                return f"player cards tapped at boxes {sorted(box for box, _ in taps)}"
         done: str = self.dealer.step()
         return done
 
+    def _tap(self, taps: list[tuple[int, str]]) -> None:
+        """Each card held to its box's simulated reader, then wait until the table has
+        them all: the rated boxes are the seated ones (a wager must not come first)."""
+        devices = self.table.devices
+        if devices is None:
+            raise RuntimeError("the demo's table has no devices")
+        for box, card in taps:
+            devices.sim_player_cards[box].present(card)
+        seated = set(self.regulars.seated())
+        deadline = time.monotonic() + WAIT
+        while _rated(self.table.state) != seated:
+            seen = self.table.loop.processed
+            left = deadline - time.monotonic()
+            if left <= 0 or not self.table.loop.wait_processed(seen, left):
+                raise RuntimeError(f"the player cards tapped at {taps} did not reach the table")
+
+
+def _rated(state: dict[str, Any]) -> set[int]:
+    return {mark["box"] for mark in (state.get("view") or {}).get("rated") or ()}
+
 
 def rated_config(config: TableConfig, empty_rounds: int = 100) -> TableConfig:
-    """``config`` with ratings on (the demo's players are scripted: nobody real is rated)."""
+    """``config`` with ratings on (the demo's players are scripted: nobody real is rated)
+    and a simulated player-card reader at every box. The demo deals a round in
+    milliseconds, so a reader's pass window is the shortest allowed (50 ms): a player who
+    left may be back at the same box a round later."""
     rating = dataclasses.replace(config.rating, enabled=True, empty_rounds=empty_rounds)
-    return dataclasses.replace(config, rating=rating)
+    boxes = range(1, getattr(config.rules, "boxes", 1) + 1)
+    readers = tuple(PlayerCardReader(box, "rdm6300", "sim://", 50) for box in boxes)
+    return dataclasses.replace(config, rating=rating, player_cards=readers)
 
 
 def _chips(hundredths: int) -> float:

@@ -19,6 +19,7 @@ examples/poker-table.toml are complete ones):
 - ``[pit]`` (optional): `pit`.
 - ``[chips]`` (optional): `chips`, the casino's chip inventory, into the rules.
 - ``[board]`` (optional): `board`, the players' board (name, casino, colours, language).
+- ``[[player_cards]]`` (any number): `player_cards`, the players' card readers at the boxes.
 
 `loader` reads the file and checks the sections in a fixed order. Every error names the
 key and its line, and `load_config` raises one `ConfigError` naming every problem found,

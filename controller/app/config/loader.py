@@ -20,6 +20,7 @@ from controller.app.config import (
     display,
     journal,
     pit,
+    player_cards,
     rating,
     shoe,
     staff,
@@ -46,6 +47,7 @@ SECTIONS: dict[str, Schema] = {
     "chips": chips.SCHEMA,
     "rating": rating.SCHEMA,
     "board": board.SCHEMA,
+    "player_cards": player_cards.SCHEMA,
 }
 
 
@@ -103,6 +105,7 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
     pit_config = check.step(lambda: pit.parse_pit(check, doc))
     rating_config = check.step(lambda: rating.parse_rating(check, doc))
     board_config = check.step(lambda: board.parse_board(check, doc))
+    card_readers = check.step(lambda: player_cards.parse_player_cards(check, doc))
     check.finish()  # every step above succeeded unless this raises
     if (
         table_doc is None
@@ -116,6 +119,7 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
         or display_config is None
         or rating_config is None
         or board_config is None
+        or card_readers is None
     ):
         raise ConfigError(f"{source}: cannot be read")  # a step refused without saying why
     return TableConfig(
@@ -145,4 +149,5 @@ def parse_config(text: str, *, source: str = "<config>", base: Path | None = Non
         chip_reader=chip_reader,
         rating=rating_config,
         board=board_config,
+        player_cards=card_readers,
     )

@@ -16,6 +16,7 @@ from controller.app.config.board import BoardConfig
 from controller.app.config.checker import REQUIRED, Checker, Schema
 from controller.app.config.journal import JournalKeeping
 from controller.app.config.pit import PitConfig
+from controller.app.config.player_cards import PlayerCardReader
 from controller.app.config.shoe import ShoeConfig
 from controller.app.config.staff import StaffMember, SupervisorConfig
 from controller.rating import RatingSettings
@@ -59,6 +60,7 @@ class TableConfig:
     chip_reader: str = ""  # [chips] reader: the chip readers' line; "": none
     rating: RatingSettings = field(default_factory=RatingSettings)  # [rating]: off by default
     board: BoardConfig = field(default_factory=BoardConfig)  # [board]: the players' board
+    player_cards: tuple[PlayerCardReader, ...] = ()  # [[player_cards]]: a reader a box
 
     @property
     def console_secret_file(self) -> Path:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.app.config import TableConfig
+from controller.app.config.player_cards import PlayerCardReader as PlayerCardReaderConfig
 from controller.app.runtime.games import game_spec
 from controller.errors import ConfigError
 from controller.journal.store import Journal
@@ -31,10 +32,11 @@ from drivers.card_source import CardSource
 from drivers.chip_reader import ChipReader
 from drivers.deck import DeckEnrolment, load_deck
 from drivers.gpio import TableIO, real_pin_factory
+from drivers.player_cards import PlayerCards, player_card_reader
 from drivers.registry import create_card_source
 from sim_hardware.device import SimulatedChipReader
 from sim_hardware.link import PtyLink
-from sim_hardware.rdm6300 import SimulatedRfidShoe
+from sim_hardware.rdm6300 import SimulatedRdm6300, SimulatedRfidShoe
 from sim_hardware.shoe import SimulatedShoe
 from sim_hardware.table import SimTable
 
@@ -54,6 +56,8 @@ class TableDevices:
     scratch: tempfile.TemporaryDirectory[str] | None = None  # a simulated shoe's deck files
     chips: ChipReader | None = None  # [chips] reader: each chip on a spot
     sim_chips: SimulatedChipReader | None = None
+    player_cards: list[PlayerCards] = field(default_factory=list)  # [[player_cards]]
+    sim_player_cards: dict[int, SimulatedRdm6300] = field(default_factory=dict)  # by box
 
     def close(self) -> None:
         """Close the drivers first (the gate falls to its fail-safe state), then the
@@ -62,6 +66,10 @@ class TableDevices:
         self.io.close()
         if self.chips is not None:
             self.chips.close()
+        for reader in self.player_cards:
+            reader.close()
+        for sim in self.sim_player_cards.values():
+            sim.close()
         if self.sim_chips is not None:
             self.sim_chips.close()
         if self.sim_shoe is not None:
@@ -176,13 +184,36 @@ def open_devices(
         raise
     devices = TableDevices(shoe, io, sim_shoe, sim_table, scratch=scratch)
     devices.by_source = {"shoe": shoe, "table": io}
-    if config.chip_reader:
-        try:
+    try:
+        if config.chip_reader:
             open_chip_reader(devices, config.chip_reader, events, simulate, chips_resume)
-        except Exception:
-            devices.close()
-            raise
+        for entry in config.player_cards:
+            open_player_card_reader(devices, entry, events, simulate)
+    except Exception:
+        devices.close()
+        raise
     return devices
+
+
+def open_player_card_reader(
+    devices: TableDevices,
+    entry: PlayerCardReaderConfig,
+    events: queue.Queue[Event],
+    simulate: str | None,
+) -> None:
+    """A box's ``[[player_cards]]`` reader, read as the device ``player-cards-<box>``;
+    simulated (an RDM6300 module on its own pty, whatever the protocol) under ``--sim`` or
+    for a ``sim://`` URL."""
+    protocol, url = entry.protocol, entry.url
+    if simulate == "all" or entry.simulated:
+        sim = devices.sim_player_cards[entry.box] = SimulatedRdm6300()
+        protocol, url = "rdm6300", sim.path
+        log.warning("SIMULATED player-card reader at box %d on %s", entry.box, url)
+    hold = entry.repeat_window_ms / 1000
+    reader = player_card_reader(protocol, url, entry.box, events, name=entry.name, hold=hold)
+    devices.player_cards.append(reader)
+    reader.start()
+    devices.by_source[entry.name] = reader
 
 
 def open_chip_reader(

@@ -22,7 +22,7 @@ from controller.app.pit.publisher import PitPublisher
 from controller.cards import Card
 from controller.game.records import CARD_MARK, Violation, public_mark
 from controller.journal.store import as_row
-from controller.ports import CardDrawn, ConsoleAction
+from controller.ports import CardDrawn, ConsoleAction, PlayerCardPresented
 from tests.support.pit import make_config
 from tests.support.poker_play import open_journal
 
@@ -134,19 +134,18 @@ def test_a_players_identity_is_withheld_on_a_table_that_deals_face_up(tmp_path: 
     """A player's card is personal data: on a table whose cards are public, a card no
     rating row named (refused: not this casino's format) is still withheld from the public
     topic by its mark; a rating row goes to the ratings' own topic only."""
-    from controller.ports import PlayerCardPresented
     from controller.rating import RatingStarted
 
     config = make_config(tmp_path, "blackjack", "t-01", NOWHERE)
-    tapped = PlayerCardPresented(source="reader3", box=3, card="ABC-99", reader="reader3")
+    tapped = PlayerCardPresented(source="reader3", box=3, number="ABC-99")
     started = RatingStarted("r1", 3, "40001234", "card", "2026-01-01T10:00:00+00:00", 1)
     card_row, rating_row = journal_rows(config.journal_path, tapped, started)
     publisher = PitPublisher(config)
     topics = dict(publisher.row_messages(card_row))
     public = topics["event"]
-    assert public["payload"]["card"] is None and public["redacted"] == ["card"]
+    assert public["payload"]["number"] is None and public["redacted"] == ["number"]
     assert "ABC-99" not in json.dumps(public) and public["payload"]["box"] == 3
-    assert topics["restricted/event"]["payload"]["card"] == "ABC-99"  # surveillance's
+    assert topics["restricted/event"]["payload"]["number"] == "ABC-99"  # surveillance's
     assert [topic for topic, _ in publisher.row_messages(rating_row)] == ["restricted/rating"]
 
 
@@ -155,10 +154,9 @@ def test_a_players_identity_is_not_revealed_at_the_hands_end(tmp_path: Path) -> 
     carries the hand's cards but never a player's card number."""
     from controller.app.pit.reader import JournalReader
     from controller.poker.records import HandSettled
-    from controller.ports import PlayerCardPresented
 
     config = make_config(tmp_path, "poker", "t-01", NOWHERE, private_cards="delayed")
-    tapped = PlayerCardPresented(source="reader3", box=3, card="40001234", reader="reader3")
+    tapped = PlayerCardPresented(source="reader3", box=3, number="40001234")
     settled = HandSettled(1, 0, (), (), 0)
     rows = journal_rows(config.journal_path, tapped, DRAWN, settled)
     publisher = PitPublisher(config)

@@ -21,7 +21,7 @@ from controller.game import spec
 from controller.game.hold import Hold
 from controller.game.records import HOLD_PROCEDURE, Violation
 from controller.poker.table import PokerTable
-from controller.ports import CardDrawn
+from controller.ports import CardDrawn, DeviceFault, Fault
 from controller.shoe_audit import ShoeAudit
 
 
@@ -106,3 +106,17 @@ def test_each_games_shoe_audit_cites_the_rule_its_spec_names(name: str) -> None:
     audits = {id(audit): audit for audit in _audits(game.make(game.rules()))}  # one shoe
     assert game.foreign_card_rule is not None
     assert [audit.rule for audit in audits.values()] == [game.foreign_card_rule]
+
+
+@pytest.mark.parametrize("game", ["blackjack", "baccarat", "poker"])
+def test_a_tag_at_a_player_card_reader_is_never_a_foreign_card_in_the_shoe(game: str) -> None:
+    """A tag in no enrolled deck holds the table whatever the gate (an unknown card left
+    the shoe: `controller.shoe_audit.reader_hold`). A box's player-card reader reads
+    players' cards, never playing cards: its tags and its losses are never the shoe's."""
+    table = spec(game).make(spec(game).rules())
+    table.pending()
+    at_the_box = DeviceFault(source="player-cards-3", fault=Fault.UNKNOWN_TAG, detail="0F00A1B2C3")
+    assert not [o for o in table.handle(at_the_box) if isinstance(o, Violation)]
+    assert not table.view()["hold"]
+    at_the_shoe = DeviceFault(source="rfid", fault=Fault.UNKNOWN_TAG, detail="0F00A1B2C3")
+    assert [o for o in table.handle(at_the_shoe) if isinstance(o, Violation)]

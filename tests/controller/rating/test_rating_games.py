@@ -135,7 +135,7 @@ def test_blackjack_figures_and_plays_of_a_rated_box() -> None:
     wall = t("20:00:00")
     play(game, wall, console("shuffled"), CardDrawn(source="shoe", card=Card.parse("Qd")))
     play(game, wall, ButtonPressed(source="gpio", button=ConsoleButton.NEXT))
-    play(game, wall, PlayerCardPresented(source="reader2", box=2, card=CARD, reader="reader2"))
+    play(game, wall, PlayerCardPresented(source="reader2", box=2, number=CARD))
     play(game, wall, ChipsSensed(source="chips", spot="box1", total=4))
     play(game, wall, ChipsSensed(source="chips", spot="box2", total=6))
     play(game, wall, ButtonPressed(source="gpio", button=ConsoleButton.NO_MORE_BETS))
@@ -213,7 +213,7 @@ def test_a_rated_game_survives_pickling_with_its_ratings() -> None:
 
 def test_the_view_marks_the_rated_boxes_and_names_only_when_configured() -> None:
     game = baccarat()
-    play(game, t("10:00:00"), PlayerCardPresented(source="r", box=1, card=CARD, reader="r"))
+    play(game, t("10:00:00"), PlayerCardPresented(source="r", box=1, number=CARD))
     play(game, t("10:00:00"), console("start_rating", box=4, player="Ann Lee"))
     assert game.view()["rated"] == [{"box": 1, "anonymous": False}, {"box": 4, "anonymous": False}]
     game.ratings.settings = RatingSettings(enabled=True, show_names=True)
@@ -247,7 +247,7 @@ def test_the_read_only_view_never_carries_a_player_id(actions: list[Any]) -> Non
     for action, box, to_box, player in actions:
         seen.add(player)
         event: Event = {
-            "card": PlayerCardPresented(source="r", box=box, card=player, reader="r"),
+            "card": PlayerCardPresented(source="r", box=box, number=player),
             "start": console("start_rating", box=box, player=player),
             "name": console("name_rating", box=box, player=player),
             "end": console("end_rating", box=box),
