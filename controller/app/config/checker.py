@@ -133,6 +133,32 @@ class Checker:
             raise several(found)
         return out
 
+    def array(self, doc: dict[str, Any], name: str, schema: Schema) -> list[dict[str, Any]]:
+        """The ``[[name]]`` entries (none when left out), each checked against ``schema``
+        and named by its index and its key's line: an unknown key, a required key missing,
+        a value of the wrong type (a bool is no whole number); a key left out takes its
+        default. The first mistake is raised."""
+        given = doc.get(name, [])
+        if not isinstance(given, list) or not all(isinstance(e, dict) for e in given):
+            raise self.error(f"must be [[{name}]] entries (an array of tables)", name)
+        entries: list[dict[str, Any]] = []
+        for index, entry in enumerate(given):
+            for key in entry:
+                if key not in schema:
+                    known = ", ".join(schema)
+                    raise self.entry_error(f"unknown key (known: {known})", name, index, key)
+            checked: dict[str, Any] = {}
+            for key, (kind, default) in schema.items():
+                value = entry.get(key, default)
+                if value is REQUIRED:
+                    raise self.entry_error("is missing", name, index, key)
+                if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                    why = f"must be a {kind.__name__}, not {value!r}"
+                    raise self.entry_error(why, name, index, key)
+                checked[key] = value
+            entries.append(checked)
+        return entries
+
     def typed(self, value: Any, kind: type, *path: str) -> Any:
         """``value`` if it is a ``kind``; a bool is never a whole number, though Python
         says it is an int."""

@@ -51,25 +51,12 @@ class PlayerCardReader:
 
 def parse_player_cards(check: Checker, doc: dict[str, Any]) -> tuple[PlayerCardReader, ...]:
     """The ``[[player_cards]]`` entries, each box at most once."""
-    given = doc.get("player_cards", [])
-    if not isinstance(given, list) or not all(isinstance(e, dict) for e in given):
-        raise check.error("must be [[player_cards]] entries (an array of tables)", "player_cards")
     readers: list[PlayerCardReader] = []
-    for index, entry in enumerate(given):
+    for index, entry in enumerate(check.array(doc, "player_cards", SCHEMA)):
 
         def error(message: str, key: str, index: int = index) -> ConfigError:
             return check.entry_error(message, "player_cards", index, key)
 
-        for key in entry:
-            if key not in SCHEMA:
-                raise error(f"unknown key (known: {', '.join(SCHEMA)})", key)
-        for key, (kind, default) in SCHEMA.items():
-            if key not in entry:
-                if default is not REQUIRED:
-                    continue
-                raise error("is missing", key)
-            if not isinstance(entry[key], kind) or isinstance(entry[key], bool):
-                raise error(f"must be a {kind.__name__}, not {entry[key]!r}", key)
         reader = PlayerCardReader(**entry)
         if reader.box < 1:
             raise error(f"must be a box number from 1, not {reader.box}", "box")

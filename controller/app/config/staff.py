@@ -92,24 +92,12 @@ def parse_staff(
 ) -> tuple[StaffMember, ...]:
     """The ``[[staff]]`` entries: unique ids, one of ``roles`` (the table's, or the pit's
     in its staff file: `controller.app.floor.staff`), a well-formed PIN hash."""
-    given = doc.get("staff", [])
-    if not isinstance(given, list) or not all(isinstance(e, dict) for e in given):
-        raise check.error("must be [[staff]] entries (an array of tables)", "staff")
     members: list[StaffMember] = []
-    schema = STAFF_SCHEMA
-    for index, entry in enumerate(given):
+    for index, entry in enumerate(check.array(doc, "staff", STAFF_SCHEMA)):
 
         def error(message: str, key: str, index: int = index) -> ConfigError:
             return check.entry_error(message, "staff", index, key)
 
-        for key in entry:
-            if key not in schema:
-                raise error(f"unknown key (known: {', '.join(schema)})", key)
-        for key, (kind, _) in schema.items():
-            if key not in entry:
-                raise error("is missing", key)
-            if not isinstance(entry[key], kind):
-                raise error(f"must be a {kind.__name__}, not {entry[key]!r}", key)
         member = StaffMember(**entry)
         if not STAFF_ID.fullmatch(member.id):
             raise error(f"{member.id!r}: letters, digits, '.', '-' and '_' only, 1 to 32", "id")
