@@ -15,13 +15,13 @@ Nothing here names a game: what can be drawn is what the registry says has a scr
 
 from __future__ import annotations
 
-import json
 import threading
 from typing import Any
 
 from aiohttp import web
 
 from controller.app.console.game_page import script_text
+from controller.app.console.json_bounded import loads_bounded
 from controller.errors import ConfigError
 from controller.game import registry
 
@@ -56,7 +56,7 @@ class GameViews:
         if len(parts) < 5 or parts[-3] != "table" or parts[-1] != "state" or not payload:
             return
         try:
-            body = json.loads(payload)
+            body = loads_bounded(payload)
         except ValueError:
             return  # the floor logs it
         state = body.get("state") if isinstance(body, dict) else None

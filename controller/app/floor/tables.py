@@ -185,7 +185,7 @@ class Floor:
         if kind not in ("status", "state", "alarm", "event") or not payload:
             return  # a cleared retained message
         try:
-            body = json.loads(payload)
+            body = loads_bounded(payload)
         except ValueError:
             log.warning("not JSON on %s", topic)
             return

@@ -32,6 +32,7 @@ from typing import Any, TextIO
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from controller.app.console.json_bounded import loads_bounded
 from controller.app.floor.tables import Floor
 from controller.app.pit.signing import (
     PIT_KEY_WHAT,
@@ -214,9 +215,9 @@ class Gate:
         except Refused as exc:
             raise Refused(self._replayed(topic, table, kind, payload) or str(exc)) from None
         try:
-            message = json.loads(body)
-        except ValueError:
-            raise Refused("it is not JSON") from None
+            message = loads_bounded(body)
+        except ValueError as exc:  # not JSON, or nested past the bound (a RecursionError)
+            raise Refused(f"it is not JSON ({str(exc)[:80]})") from None
         if not isinstance(message, dict) or "sig" in message:
             raise Refused("it is not a table's message")
         if (message.get("table"), message.get("site")) != (table, site):
@@ -256,7 +257,7 @@ class Gate:
         """Why, when the message is one another table signed for its own topic."""
         try:
             body, signature = split_signed(payload)
-            named = json.loads(body)
+            named = loads_bounded(body)
             other, site = str(named["table"]), str(named["site"])
         except (Refused, ValueError, KeyError, TypeError):
             return ""

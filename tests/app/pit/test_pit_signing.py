@@ -246,3 +246,19 @@ def test_tablectl_pit_prints_its_public_key_and_keeps_its_key_for_itself(tmp_pat
     assert not store.exists()  # printing the key opens no store
     again = tablectl("pit", "--broker", "mqtt://127.0.0.1:9", "--store", str(store), "--public-key")
     assert again.stdout == done.stdout
+
+
+def test_a_message_nested_past_the_parsers_depth_is_refused_and_the_gate_goes_on() -> None:
+    """Python's JSON parser recurses once per bracket: a small body nested thousands deep
+    raises `RecursionError`. Signed or not (a forged one is parsed too, to name the table
+    it claims), it is refused with an alarm, and the next message is taken as before."""
+    key = Ed25519PrivateKey.generate()
+    alarms: list[str] = []
+    gate = Gate({"bj-01": key.public_key()}, lambda s, t, text: alarms.append(text))
+    deep = b"[" * 5000 + b"]" * 5000
+    forged = b'{"v":1,"a":' + deep + b',"sig":"' + b"0" * 128 + b'"}'
+    assert gate.check(TOPIC, forged) is None
+    signed = sign(key, TOPIC, b'{"v":1,"a":' + deep + b"}")
+    assert gate.check(TOPIC, signed) is None
+    assert len(alarms) == 2 and "nests deeper than" in alarms[1], alarms
+    assert gate.check(TOPIC, sign(key, TOPIC, body())) == body()
