@@ -144,6 +144,7 @@ class StatusServer(WebThread):
         self.board = board if board is not None else BoardConfig()
         self._board_text: str | None = None
         self._closing = False
+        self._streams = 0  # the event streams open now (`finishing` lets them end)
         self.events = events
         self.game = game
         self.readonly = readonly
@@ -322,6 +323,7 @@ class StatusServer(WebThread):
         await response.write(b"retry: 500\n\n")
         seen = -1
         stop = self.stopping
+        self._streams += 1
         try:
             while stop is not None and self.changed is not None:
                 changed = self.changed
@@ -337,7 +339,19 @@ class StatusServer(WebThread):
                     await response.write(b"event: ping\ndata: {}\n\n")
         except (ConnectionResetError, asyncio.CancelledError):
             pass
+        finally:
+            self._streams -= 1
         return response
+
+    async def finishing(self) -> None:
+        """Every open event stream sends the last change (the board's ``closed``) before the
+        connections close: stopping wakes the server's own task and the streams alike, and
+        the server's must not close them first. A second at most (a page that reads
+        nothing)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 1.0
+        while self._streams and loop.time() < deadline:
+            await asyncio.sleep(0.01)
 
     # --- who may write -------------------------------------------------------------------
 

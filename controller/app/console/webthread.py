@@ -83,6 +83,11 @@ class WebThread(abc.ABC):
             return False
         return True
 
+    async def finishing(self) -> None:
+        """On the server's loop, once told to stop and before the connections close: what
+        the server still owes its pages (nothing, by default)."""
+        return None
+
     def wake(self) -> None:
         """On the server's loop: tell every waiting page there is news."""
         if self.changed is not None:
@@ -109,6 +114,7 @@ class WebThread(abc.ABC):
             self.port = doorway.listen(self.host, self.port)
             self._ready.set()
             await self.stopping.wait()
+            await self.finishing()
         finally:
             await doorway.close()
             await runner.cleanup()
